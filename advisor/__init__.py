@@ -1,0 +1,1 @@
+"""Rules of every game (``advisor.engine``, ``advisor.games``) and the advice built on them."""

@@ -1,0 +1,1 @@
+"""One module per game; each defines ``GAME``. See ``advisor.engine`` for the protocol."""

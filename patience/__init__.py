@@ -1,0 +1,1 @@
+"""The ``patience`` command line."""
