@@ -1,0 +1,114 @@
+"""Deck artwork: find the Debian SVG card decks and render every card to PNG.
+
+The Debian packages ``gnome-cards-data`` (aisleriot) and
+``kdegames-card-data-kf5`` ship SVG decks in which every card is an element
+with an id such as ``1_club``, ``king_heart`` or ``club_king``.  We render each
+card on its own with ``rsvg-convert --export-id`` and store
+``<out>/<deck>/<label>.png`` (RGBA, transparent outside the card).
+
+Decks used for training are listed in :data:`TRAIN_DECKS`, decks kept out of
+training to measure generalisation in :data:`HELDOUT_DECKS`.  Decks were chosen
+by looking at the renders: only decks with standard French corner indices
+(A K Q J 10..2 and the four French suits) are used.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+DEBIAN_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin")
+DECK_DIRS = ("/usr/share/aisleriot/cards", "/usr/share/carddecks")
+
+SUITS = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
+RANKS = {"A": ("1", "ace"), "K": ("king",), "Q": ("queen",), "J": ("jack",),
+         **{str(n): (str(n),) for n in range(2, 11)}}
+# Class order of the real-dev names file.
+RANK_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+SUIT_ORDER = ["s", "h", "d", "c"]
+LABELS = [r + s for s in SUIT_ORDER for r in RANK_ORDER]
+
+# Filled in after inspecting renders (see models/MODEL_CARD.md).
+TRAIN_DECKS: list[str] = []
+HELDOUT_DECKS: list[str] = []
+
+
+def deck_files() -> dict[str, Path]:
+    """Map a deck name (``gnome-anglo``, ``kde-oxygen``) to its SVG(Z) file."""
+    out: dict[str, Path] = {}
+    for d in DECK_DIRS:
+        p = Path(d)
+        if not p.is_dir():
+            continue
+        for f in sorted(p.rglob("*.svg*")):
+            if not re.search(r"\.svgz?$", f.name):
+                continue
+            prefix = "gnome" if "aisleriot" in str(f) else "kde"
+            stem = f.name.split(".")[0]
+            if prefix == "kde":
+                stem = f.parent.name.replace("svg-", "")
+            name = f"{prefix}-{stem}"
+            if not name.isascii():
+                continue
+            out[name] = f
+    return out
+
+
+def install_packages() -> None:
+    """Install the Debian packages with the deck artwork (needs root)."""
+    if all(Path(d).is_dir() for d in DECK_DIRS) and shutil.which("rsvg-convert"):
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-q"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-q", *DEBIAN_PACKAGES], check=True, env=env)
+
+
+def _read_svg(path: Path) -> str:
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return raw.decode("utf-8", errors="replace")
+
+
+def card_ids(path: Path) -> dict[str, str]:
+    """Map card label -> element id in the SVG file (empty if no scheme fits)."""
+    ids = set(re.findall(r'\bid="([^"]+)"', _read_svg(path)))
+    found: dict[str, str] = {}
+    for label in LABELS:
+        r, s = label[:-1], label[-1]
+        suit = SUITS[s]
+        for rn in RANKS[r]:
+            for cand in (f"{rn}_{suit}", f"{suit}_{rn}"):
+                if cand in ids:
+                    found[label] = cand
+                    break
+            if label in found:
+                break
+    return found if len(found) == 52 else {}
+
+
+def _render_one(args):
+    svg, el_id, out, width = args
+    if out.exists():
+        return True
+    r = subprocess.run(["rsvg-convert", "-i", el_id, "-w", str(width), str(svg), "-o", str(out)],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+def render_deck(name: str, svg: Path, out_dir: Path, width: int = 400, workers: int = 2) -> int:
+    ids = card_ids(svg)
+    if not ids:
+        return 0
+    d = out_dir / name
+    d.mkdir(parents=True, exist_ok=True)
+    jobs = [(svg, el, d / f"{label}.png", width) for label, el in ids.items()]
+    with ThreadPoolExecutor(workers) as ex:
+        ok = list(ex.map(_render_one, jobs))
+    return sum(ok)
