@@ -126,7 +126,8 @@ def tip_book(game_id: str) -> TipBook | None:
     return getattr(mod, "BOOK", None)
 
 
-def advise(state: State, history: History = (), *, search: bool = True) -> Advice:
+def advise(state: State, history: History = (), *, search: bool = True, budget=None) -> Advice:
+    """Advice for ``state``; ``budget`` (an ``advisor.search.Budget``) bounds the search time."""
     game = get_game(state.game)
     advice = Advice(game.id)
     book = tip_book(game.id)
@@ -134,6 +135,23 @@ def advise(state: State, history: History = (), *, search: bool = True) -> Advic
         book.run(Context(game, state, history), advice)
     if search:
         from . import search as _search
-        _search.add_suggestions(game, state, advice)
+        _search.add_suggestions(game, state, advice, budget)
     advice.suggestions.sort(key=lambda s: -s.score)
     return advice
+
+
+def nearest_legal(state: State, move: Move) -> Move | None:
+    """The legal move closest to an illegal proposal: same card to another place, or another card to the same place."""
+    game = get_game(state.game)
+    legal = game.legal_moves(state)
+    if not legal:
+        return None
+
+    def closeness(m: Move) -> tuple:
+        return (m.action == move.action, m.src == move.src and m.src is not None,
+                m.dst == move.dst and m.dst is not None,
+                m.src is not None and move.src is not None and m.src.area == move.src.area,
+                m.dst is not None and move.dst is not None and m.dst.area == move.dst.area)
+
+    best = max(legal, key=closeness)
+    return best if any(closeness(best)) else legal[0]

@@ -435,6 +435,14 @@ class Game(ABC):
     def deck(self) -> list[Card]:
         return full_deck(self.packs)
 
+    def progress(self, state: State) -> float:
+        """How far the game has come, 0..1: by default the share of cards on foundation areas."""
+        if self.is_won(state):
+            return 1.0
+        layout = self.layout(state.options)
+        home = sum(len(p) for a in layout.areas if a.kind == "foundation" for p in state.areas.get(a.name, []))
+        return home / max(1, len(self.deck()))
+
     def observation(self, state: State) -> State:
         """What the player sees: face-down cards become unknown."""
         obs = state.copy()

@@ -1,0 +1,182 @@
+"""Advice commands: advise, solve, bench advice."""
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from .advice import advise
+from .engine import Board, PatienceError, State, get_game
+from .rules_cli import load_state
+from .search import Budget
+
+
+def load_history(path: str | None) -> list:
+    """A history file is a JSON list of {"state": STATE, "move": "column3>pile5"}."""
+    if not path:
+        return []
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise PatienceError(f"{path}: not valid JSON ({e.msg})") from None
+    if not isinstance(data, list):
+        raise PatienceError(f"{path}: a history is a JSON list of {{state, move}} entries")
+    out = []
+    for k, item in enumerate(data):
+        if not isinstance(item, dict) or "state" not in item or "move" not in item:
+            raise PatienceError(f"{path}: entry {k + 1} needs 'state' and 'move'")
+        s = State.from_json(item["state"])
+        out.append((s, get_game(s.game).parse_move(s, item["move"])))
+    return out
+
+
+def cmd_advise(args) -> int:
+    state = load_state(args.state)
+    a = advise(state, load_history(args.history), search=not args.no_search)
+    print(json.dumps(a.to_json(), ensure_ascii=False, indent=1))
+    return 0
+
+
+def exact_solver(game_id: str):
+    """The game's exact solver module (``advisor/<module>_solver.py`` with ``solve``), or None."""
+    import importlib
+    name = f"advisor.{game_id.replace('-', '_')}_solver"
+    try:
+        mod = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            return None
+        raise
+    return mod if hasattr(mod, "solve") else None
+
+
+def cmd_solve(args) -> int:
+    state = load_state(args.state)
+    solver = exact_solver(state.game)
+    if solver is None:
+        raise PatienceError(f"no exact solver for {state.game}: it has hidden cards or none is written yet; try 'patience advise'")
+    result = solver.solve(state, seconds=args.seconds)
+    out = result.to_json() if hasattr(result, "to_json") else result
+    print(json.dumps(out, ensure_ascii=False, indent=1))
+    return 0
+
+
+# ------------------------------------------------------------------ bench
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _player(kind: str, budget: Budget):
+    def advice_player(game, state, rng):
+        a = advise(state, (), search=budget.seconds > 0, budget=budget)
+        if a.suggestions:
+            return game.parse_move(state, a.suggestions[0].move)
+        return game.legal_moves(state)[0]
+
+    def random_player(game, state, rng):
+        return rng.choice(game.legal_moves(state))
+
+    def greedy_player(game, state, rng):
+        return game.legal_moves(state)[0]
+
+    return {"advice": advice_player, "random": random_player, "first-legal": greedy_player}[kind]
+
+
+def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tuple[bool, list[float]]:
+    state = game.new(seed)
+    rng = random.Random(seed * 7919 + 1)
+    player = _player(kind, budget)
+    times = []
+    for _ in range(max_moves):
+        if not game.legal_moves(state):
+            break
+        t = time.perf_counter()
+        m = player(game, state, rng)
+        times.append(time.perf_counter() - t)
+        game.apply(state, m)
+    return game.is_won(state), times
+
+
+def _progress(i: int, n: int, label: str) -> None:
+    done = int(30 * i / n)
+    print(f"\r{label:12} [{'#' * done}{'.' * (30 - done)}] {i}/{n}", end="", file=sys.stderr, flush=True)
+    if i == n:
+        print(file=sys.stderr)
+
+
+def cmd_bench_advice(args) -> int:
+    game = get_game(args.game)
+    budget = Budget(seconds=args.budget_ms / 1000.0, rollout_moves=args.rollout_moves)
+    rows = []
+    kinds = args.players.split(",")
+    for kind in kinds:
+        wins, times = 0, []
+        for i in range(args.deals):
+            won, t = play_deal(game, args.seed + i, kind, budget, args.max_moves)
+            wins += won
+            times.extend(t)
+            _progress(i + 1, args.deals, kind)
+        lo, hi = wilson(wins, args.deals)
+        rows.append({"player": kind, "deals": args.deals, "wins": wins, "win_rate": wins / args.deals,
+                     "ci95": [round(lo, 4), round(hi, 4)],
+                     "median_ms_per_decision": round(1000 * statistics.median(times), 3) if times else None})
+    solver = exact_solver(game.id)
+    winnable = None
+    if solver is not None and not args.no_solver:
+        decided = won = 0
+        for i in range(args.deals):
+            r = solver.solve(game.new(args.seed + i), seconds=1.0)
+            w = r.winnable if hasattr(r, "winnable") else r.get("winnable")
+            decided += w is not None
+            won += bool(w)
+            _progress(i + 1, args.deals, "solver")
+        winnable = {"decided": decided, "winnable": won, "deals": args.deals}
+    result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms, "players": rows, "solver": winnable}
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"{game.name}: {args.deals} deals from seed {args.seed}, advice search budget {args.budget_ms} ms/decision")
+        print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'median ms/decision':>19}")
+        for r in rows:
+            print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['median_ms_per_decision']!s:>19}")
+        if winnable:
+            print(f"exact solver: {winnable['winnable']} of {winnable['deals']} deals winnable ({winnable['decided']} decided within 1 s)")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("advise", help="advice for a state: ranked moves with reasons, dangers, panels")
+    p.add_argument("state", help="state JSON file, or - for standard input")
+    p.add_argument("--history", help="JSON list of {state, move} for the moves made so far")
+    p.add_argument("--no-search", action="store_true", help="tips only, no play-out search")
+    p.set_defaults(func=cmd_advise)
+
+    p = sub.add_parser("solve", help="exact solve (games with no hidden cards, e.g. Senior Wrangler)")
+    p.add_argument("state")
+    p.add_argument("--seconds", type=float, default=10.0)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("bench", help="benchmarks (not tests)")
+    bsub = p.add_subparsers(dest="bench", metavar="WHAT")
+    b = bsub.add_parser("advice", help="play seeded deals following advice, at random, and first-legal-move")
+    b.add_argument("game")
+    b.add_argument("--deals", type=int, default=500)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--players", default="advice,random,first-legal")
+    b.add_argument("--budget-ms", type=float, default=20.0, help="search time per decision for the advice player")
+    b.add_argument("--rollout-moves", type=int, default=200)
+    b.add_argument("--max-moves", type=int, default=3000, help="stop a deal after this many moves (games that can loop)")
+    b.add_argument("--no-solver", action="store_true")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_advice)
