@@ -435,7 +435,7 @@ class Game(ABC):
     def deck(self) -> list[Card]:
         return full_deck(self.packs)
 
-    def progress(self, state: State) -> float:
+    def completion(self, state: State) -> float:
         """How far the game has come, 0..1: by default the share of cards on foundation areas."""
         if self.is_won(state):
             return 1.0

@@ -60,7 +60,7 @@ def has_hidden(state: State) -> bool:
 
 
 def progress(game: Game, state: State) -> float:
-    return game.progress(state) if hasattr(game, "progress") else (1.0 if game.is_won(state) else 0.0)
+    return game.completion(state)
 
 
 def _heuristic(game: Game, state: State, move: Move) -> float:

@@ -93,13 +93,54 @@ def card_ids(path: Path) -> dict[str, str]:
     return found if len(found) == 52 else {}
 
 
+def _alpha_bbox(path: Path):
+    import cv2
+    im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if im is None or im.ndim < 3 or im.shape[2] < 4:
+        return None, im
+    ys, xs = np.nonzero(im[:, :, 3] > 128)
+    if len(xs) == 0:
+        return None, im
+    return (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), im
+
+
 def _render_one(args):
+    """Render one card so that the card itself is ``width`` px wide, cropped to it.
+
+    rsvg-convert's canvas for ``--export-id`` is often much larger than the
+    card (transforms, hidden elements), so render once to measure the card's
+    share of the canvas, then again at the right scale.
+    """
+    import cv2
     svg, el_id, out, width = args
     if out.exists():
         return True
-    r = subprocess.run(["rsvg-convert", "-i", el_id, "-w", str(width), str(svg), "-o", str(out)],
+    tmp = out.with_suffix(".tmp.png")
+    r = subprocess.run(["rsvg-convert", "-i", el_id, "-w", str(width), str(svg), "-o", str(tmp)],
                        capture_output=True)
-    return r.returncode == 0
+    if r.returncode != 0:
+        return False
+    bb, im = _alpha_bbox(tmp)
+    if bb is None:
+        tmp.unlink(missing_ok=True)
+        return False
+    cw = bb[2] - bb[0]
+    if abs(cw - width) > 2:
+        canvas_w = int(round(im.shape[1] * width / cw))
+        if canvas_w > 30000:
+            tmp.unlink(missing_ok=True)
+            return False
+        r = subprocess.run(["rsvg-convert", "-i", el_id, "-w", str(canvas_w), str(svg), "-o", str(tmp)],
+                           capture_output=True)
+        if r.returncode != 0:
+            return False
+        bb, im = _alpha_bbox(tmp)
+        if bb is None:
+            return False
+    x0, y0, x1, y1 = bb
+    cv2.imwrite(str(out), im[y0:y1, x0:x1])
+    tmp.unlink(missing_ok=True)
+    return True
 
 
 def render_deck(name: str, svg: Path, out_dir: Path, width: int = 400, workers: int = 2) -> int:
