@@ -35,8 +35,23 @@ SUIT_ORDER = ["s", "h", "d", "c"]
 LABELS = [r + s for s in SUIT_ORDER for r in RANK_ORDER]
 
 # Filled in after inspecting renders (see models/MODEL_CARD.md).
-TRAIN_DECKS: list[str] = []
-HELDOUT_DECKS: list[str] = []
+# Excluded after looking at the renders: gnome-ancient_french (R D V, "1"),
+# gnome-atlasnye_skat, gnome-berlin, gnome-lattmann, gnome-rheinland,
+# gnome-tarocco (German/Italian letters), gnome-slavic_costumes (Cyrillic),
+# gnome-swiss-xvii, kde-xskat-german (non-French suits), gnome-guyenne-classic
+# (no index on court cards), gnome-tango_nuevo (rank without suit),
+# kde-oxygen, kde-oxygen-air, kde-oxygen-white (no rank letters),
+# kde-future (not a card layout), kde-konqi-modern, kde-xskat-french (ids not found).
+TRAIN_DECKS: list[str] = [
+    "gnome-anglo", "gnome-anglo_bitmap", "gnome-anglo_modern", "gnome-anglo_modern_4_color",
+    "gnome-anglo_poker", "gnome-atlasnye", "gnome-bellot", "gnome-dondorf", "gnome-gnomangelo",
+    "gnome-gnomangelo_bitmap", "gnome-neoclassical", "gnome-neoclassical_4_color",
+    "gnome-ornamental", "gnome-paris", "gnome-simplistic", "gnome-tango", "gnome-tigullio",
+    "kde-ancient-egyptians", "kde-dondorf", "kde-gm-paris", "kde-nicu-ornamental",
+    "kde-nicu-white", "kde-standard", "kde-tigullio-international",
+]
+# Kept out of training: each has its own artwork family.
+HELDOUT_DECKS: list[str] = ["kde-penguins", "kde-jolly-royal", "gnome-plastic", "gnome-orell"]
 
 
 def deck_files() -> dict[str, Path]:

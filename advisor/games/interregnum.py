@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import RANK_NAME, Card, rank_add
+from ..cards import RANK_NAME, rank_add
 from ..engine import Area, Game, Layout, Loc, Move, State, Slot, down, up
 
 ROW = 8
@@ -246,7 +246,8 @@ class Interregnum(Game):
             dealt = (STOCK_SIZE - n_stock) // ROW
             for i, p in enumerate(bottom):
                 if len(p) > dealt + 1:
-                    problems.append(f"lowest-row pile {i + 1} holds {len(p)} cards but only {dealt + 1} rows have been dealt")
+                    problems.append(f"lowest-row pile {i + 1} holds {len(p)} cards but only {dealt + 1} "
+                                    f"{'row has' if dealt == 0 else 'rows have'} been dealt")
         crowned = 0
         for j, p in enumerate(inter):
             where = f"packet {j + 1}"

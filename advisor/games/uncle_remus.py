@@ -32,8 +32,8 @@ import random
 import re
 from functools import lru_cache
 
-from ..cards import RANK_NAME, SUIT_NAME, SUIT_SYMBOL, Card
-from ..engine import Area, Game, Layout, Loc, Move, MoveError, Option, Slot, State, StateError
+from ..cards import RANK_NAME, SUIT_NAME, SUIT_SYMBOL
+from ..engine import Area, Game, Layout, Loc, Move, MoveError, Option, Slot, State
 
 COLUMN, STOCK, BOOKS = "column", "stock", "books"
 BOOK_SIZE = 13
@@ -334,6 +334,23 @@ class UncleRemus(Game):
         books = state.areas.get(BOOKS, [])
         return len(books) == 8 and all(len(b) == BOOK_SIZE for b in books)
 
+    def completion(self, state: State) -> float:
+        """Progress 0..1: cards in books count fully, same-suit links and turned-up cards a little."""
+        if self.is_won(state):
+            return 1.0
+        done = BOOK_SIZE * len(state.areas.get(BOOKS, []))
+        links = hidden = 0
+        for p in state.areas.get(COLUMN, []):
+            hidden += face_down_count(p)
+            for j in range(1, len(p)):
+                lo, hi = p[j - 1].card, p[j].card
+                if lo is not None and hi is not None and p[j - 1].face_up and lo.suit == hi.suit \
+                        and lo.rank == hi.rank + 1:
+                    links += 1
+        rows = int(state.options.get("face_down_rows", 4))
+        revealed = max(0, rows * len(state.areas.get(COLUMN, [])) - hidden)
+        return min(0.99, (done + 0.5 * links + 0.25 * revealed) / DECK_SIZE)
+
     # --------------------------------------------------------------- describe
     def describe(self, state: State, move: Move) -> str:
         try:
@@ -341,7 +358,7 @@ class UncleRemus(Game):
             if move.action == "deal":
                 n = min(len(cols), len(self._stock(state)))
                 if n == len(cols):
-                    return f"deal {_word(n)} cards, one onto each column (spaces included)"
+                    return f"deal {_word(n)} cards, one onto every column, spaces included"
                 return f"deal the last {_word(n)} cards onto columns 1 to {n}"
             if move.action == "remove":
                 idx, problem = self._remove_arg(state, move)
@@ -403,7 +420,7 @@ class UncleRemus(Game):
                                     "from the king down to the ace")
                     break
         total = state.card_count()
-        if total != DECK_SIZE:
+        if total < DECK_SIZE:           # too many is named by the base class
             problems.append(f"the state holds {total} cards, but Uncle Remus uses all {DECK_SIZE} cards of two "
                             "packs (face-down and undealt cards included)")
         return problems

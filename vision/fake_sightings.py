@@ -1,0 +1,89 @@
+"""Sightings computed straight from a state and the layout geometry, with no image.
+
+Used to test the reading step apart from the detector, and to measure it:
+every visible corner index of every card is projected through a camera
+homography, as the detector would report it on a perfect day.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from advisor.engine import CARD_ASPECT, State, get_game
+
+from .reading import INDEX_CENTRE, INDEX_HEIGHT, OPPOSITE, _apply
+
+
+@dataclass
+class FakeSighting:
+    label: str
+    box: tuple[float, float, float, float]
+    conf: float = 0.95
+
+
+def camera(rng: random.Random, width: int = 1920, height: int = 1080, extent=(10.0, 10.0), tilt: float = 0.25) -> np.ndarray:
+    """A homography from table (card widths) to pixels: the layout fills most of the frame, seen at an angle."""
+    import cv2
+    ex, ey = extent
+    src = np.float32([[0, 0], [ex, 0], [ex, ey], [0, ey]])
+    margin = 0.08
+    w, h = width * (1 - 2 * margin), height * (1 - 2 * margin)
+    s = min(w / ex, h / ey)
+    cx, cy = width / 2, height / 2
+    far = 1 - tilt * rng.random()          # the far edge looks narrower
+    rot = math.radians(rng.uniform(-8, 8))
+    pts = []
+    for x, y in src:
+        px, py = (x - ex / 2) * s, (y - ey / 2) * s
+        if y == 0:
+            px *= far
+        qx = px * math.cos(rot) - py * math.sin(rot)
+        qy = px * math.sin(rot) + py * math.cos(rot)
+        pts.append([cx + qx, cy + qy])
+    return cv2.getPerspectiveTransform(src, np.float32(pts))
+
+
+def extent(state: State) -> tuple[float, float]:
+    layout = get_game(state.game).layout(state.options)
+    xs, ys = [0.0], [0.0]
+    for a in layout.areas:
+        if not a.on_table:
+            continue
+        for i, p in enumerate(state.areas[a.name]):
+            for j in range(max(1, len(p))):
+                x, y = a.position(i, j)
+                xs.append(x + 1)
+                ys.append(y + CARD_ASPECT)
+    return max(xs), max(ys)
+
+
+def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None, jitter: float = 0.0) -> list[FakeSighting]:
+    rng = rng or random.Random(0)
+    layout = get_game(state.game).layout(state.options)
+    out = []
+    half = np.array([0.1, INDEX_HEIGHT / 2])
+    for a in layout.areas:
+        if not a.on_table or a.kind == "facedown":
+            continue
+        for i, p in enumerate(state.areas[a.name]):
+            squared = a.fan == (0.0, 0.0)
+            for j, s in enumerate(p):
+                if not s.face_up or s.card is None:
+                    continue
+                top = j == len(p) - 1
+                if squared and not top:
+                    continue
+                corner = np.array(a.position(i, 0 if squared else j))
+                centres = [corner + INDEX_CENTRE]
+                if top:
+                    centres.append(corner + INDEX_CENTRE + OPPOSITE)
+                for c in centres:
+                    c = c + np.array([rng.gauss(0, jitter), rng.gauss(0, jitter)])
+                    quad = _apply(H, np.array([c - half, c + half, [c[0] - half[0], c[1] + half[1]], [c[0] + half[0], c[1] - half[1]]]))
+                    x1, y1 = quad.min(axis=0)
+                    x2, y2 = quad.max(axis=0)
+                    out.append(FakeSighting(s.card.label, (float(x1), float(y1), float(x2), float(y2))))
+    return out

@@ -1,0 +1,587 @@
+"""From corner-index sightings to the tableau of a chosen game.
+
+The steps, each a small function:
+
+1. ``group_cards``: sightings of one label that sit at the offsets of one
+   card's own corners are one physical card. Twins of a two-pack game sit
+   elsewhere (another pile, or one fan step away) and stay apart.
+2. ``register``: find where the game's layout lies in the photo. A
+   similarity transform is found by voting (every card against every place
+   it could be), then refined to a homography of the table plane from the
+   matched pile heads, so a photo taken at an angle still gives straight
+   rows and columns.
+3. ``assign``: each card goes to an area and pile of the layout; within a
+   fan, order follows the fan direction and the last card is exposed.
+4. ``compose``: what the photo cannot show (face-down cards, the stock,
+   cards under a squared pile) comes from the previous reading when there is
+   one, else from what the rules say the deal holds, and every such
+   assumption is a doubt.
+5. ``explain_changes``: a later photo is compared with the previous state
+   and the difference is told as moves, each checked for legality.
+
+Geometry is in card widths on the table (see ``advisor.engine.Area``).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from advisor.cards import Card
+from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, get_game
+
+# Where the top-left index centre lies on a card, in card widths from its top-left corner,
+# and the offset to the opposite (rotated) index. Typical of the decks we train on.
+INDEX_CENTRE = np.array([0.12, 0.24])
+INDEX_HEIGHT = 0.40          # index box height (rank + suit) in card widths
+OPPOSITE = np.array([1.0 - 2 * 0.12, CARD_ASPECT - 2 * 0.24])
+LOW_CONFIDENCE = 0.5
+MAX_FAN = 30
+MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
+
+
+@dataclass
+class SeenCard:
+    """One physical card: its label, the top-left index centre in pixels and its evidence."""
+
+    label: str
+    anchor: tuple[float, float]
+    conf: float
+    boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    table: tuple[float, float] | None = None   # anchor on the table, after registration
+
+
+@dataclass
+class Doubt:
+    message: str
+    area: str | None = None
+    pile: int | None = None
+    index: int | None = None
+    kind: str = "doubt"
+
+
+@dataclass
+class Change:
+    move: str
+    says: str
+    legal: bool | None
+    reason: str | None = None
+
+
+@dataclass
+class Reading:
+    state: State | None
+    confidences: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    doubts: list[Doubt] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    sightings: list[Any] = field(default_factory=list)
+    message: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "state": self.state.to_json() if self.state is not None else None,
+            "confidences": [{"area": a, "pile": p, "index": i, "conf": round(c, 3)}
+                            for (a, p, i), c in sorted(self.confidences.items())],
+            "doubts": [d.__dict__ for d in self.doubts],
+            "changes": [c.__dict__ for c in self.changes],
+            "sightings": [{"label": s.label, "box": [round(float(v), 1) for v in s.box], "conf": round(float(s.conf), 3)}
+                          for s in self.sightings],
+            "message": self.message,
+        }
+
+
+# ------------------------------------------------------------------ 1. cards
+
+def estimate_scale(sightings: Sequence[Any]) -> float:
+    """Pixels per card width, from the median index box height."""
+    hs = [s.box[3] - s.box[1] for s in sightings]
+    return float(np.median(hs)) / INDEX_HEIGHT if hs else 1.0
+
+
+def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = None) -> list[SeenCard]:
+    """Merge the sightings of one label that are corners of the same physical card.
+
+    Without ``H`` offsets are judged in pixels at the median scale; with the
+    table homography ``H`` they are judged on the table, free of perspective.
+    """
+    unit = 1.0 if H is not None else scale
+    ax, ay = OPPOSITE * unit
+    own_offsets = [(ax, 0.0), (0.0, ay), (ax, ay), (ax, -ay)]
+    # Before the table is known perspective stretches offsets, so the first pass is lenient; it only feeds registration.
+    tol = (0.16 if H is not None else 0.4) * unit
+    Hinv = np.linalg.inv(H) if H is not None else None
+    by_label: dict[str, list[int]] = defaultdict(list)
+    for k, s in enumerate(sightings):
+        by_label[s.label].append(k)
+    cards = []
+    for label, idx in by_label.items():
+        parent = {k: k for k in idx}
+
+        def find(k):
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        centres = {k: _centre(sightings[k].box) for k in idx}
+        judged = centres if Hinv is None else {k: tuple(_apply(Hinv, np.array(v))[0]) for k, v in centres.items()}
+        for a in idx:
+            for b in idx:
+                if a >= b:
+                    continue
+                dx, dy = abs(judged[a][0] - judged[b][0]), abs(judged[a][1] - judged[b][1])
+                if min(math.hypot(dx - ox, dy - abs(oy)) for ox, oy in own_offsets) < tol:
+                    parent[find(a)] = find(b)
+        groups: dict[int, list[int]] = defaultdict(list)
+        for k in idx:
+            groups[find(k)].append(k)
+        for members in groups.values():
+            # The top-left index is the one nearest the card's top-left: smallest x + y.
+            k0 = min(members, key=lambda k: judged[k][0] + judged[k][1])
+            anchor = centres[k0]
+            cards.append(SeenCard(label, anchor, max(float(sightings[k].conf) for k in members),
+                                  [tuple(map(float, sightings[k].box)) for k in members]))
+    return cards
+
+
+def _centre(box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0)
+
+
+# -------------------------------------------------------------- 2. register
+
+@dataclass
+class Place:
+    area: Area
+    pile: int
+    table: np.ndarray     # index centre of the pile's first card, on the table
+    first: np.ndarray     # index centre of its first face-up card, as the deal (or last photo) has it
+
+
+def places(layout: Layout, template: State | None = None) -> list[Place]:
+    """Every on-table pile, with where its first *visible* card should lie (face-down cards are not seen)."""
+    out = []
+    for a in layout.areas:
+        if not a.on_table or a.kind == "facedown" or a.count == 0:
+            continue
+        for i in range(a.count):
+            head = np.array(a.position(i, 0)) + INDEX_CENTRE
+            hidden = 0
+            if template is not None and i < len(template.areas.get(a.name, [])):
+                pile = template.areas[a.name][i]
+                while hidden < len(pile) and not pile[hidden].face_up:
+                    hidden += 1
+            out.append(Place(a, i, head, head + hidden * np.array(a.fan)))
+    return out
+
+
+def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
+    fan = np.array(p.area.fan)
+    if not fan.any():
+        return [p.table]
+    return [p.first + j * fan for j in range(n)]
+
+
+def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None) -> tuple[np.ndarray, float]:
+    """Homography mapping table coordinates (card widths) to pixels, and the share of cards that fit it."""
+    pl = places(layout, template)
+    if not cards or not pl:
+        return np.eye(3), 0.0
+    q = np.array([c.anchor for c in cards], dtype=float)
+    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 6)], dtype=float)
+    candidates = []
+    for s in scale * np.array([0.8, 0.9, 1.0, 1.12, 1.25]):
+        for deg in range(-30, 31, 6):
+            th = math.radians(deg)
+            R = s * np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+            t = (q[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
+            binsz = 0.3 * s
+            keys = np.floor(t / binsz).astype(np.int64)
+            flat = keys[:, 0] * 1_000_003 + keys[:, 1]
+            vals, counts = np.unique(flat, return_counts=True)
+            for k in np.argsort(-counts)[:10]:
+                tt = t[flat == vals[k]].mean(axis=0)
+                H = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
+                candidates.append((_fit_score(H, q, pl), int(counts[k]), H))
+    # Periodic layouts (rows of equal spacing) have shifted look-alikes: keep the few that explain
+    # the most cards, refine each to a homography and keep the best.
+    candidates.sort(key=lambda c: (-c[0], -c[1]))
+    best = (-1.0, np.eye(3))
+    for score, _, H in candidates[:16]:
+        H = _refine(H, cards, pl, scale)
+        f = _fit_score(H, q, pl)
+        if f > best[0]:
+            best = (f, H)
+    return best[1], best[0]
+
+
+def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
+    """Share of cards that sit where the layout can hold them (fans must start at their head)."""
+    try:
+        tab = _apply(np.linalg.inv(H), q)
+    except np.linalg.LinAlgError:
+        return 0.0
+    owner, along = _locate(tab, pl)
+    ok = _consistent(owner, along, pl)
+    # Ties between look-alike alignments (shifted by a fan step or a row) go to the tighter fit:
+    # squared places and fan heads close to where the card lies, fans straight.
+    firsts = np.array([p.first for p in pl])
+    resid = np.linalg.norm(tab - firsts[np.maximum(owner, 0)], axis=1)
+    fans = np.array([np.linalg.norm(p.area.fan) for p in pl])[np.maximum(owner, 0)]
+    first = np.zeros(len(tab), bool)
+    for k in set(owner[ok].tolist()):
+        idx = np.where((owner == k) & ok)[0]
+        first[idx[np.argmin(along[idx])]] = True
+    open_fan = np.array([p.area.face == "up" for p in pl])[np.maximum(owner, 0)]
+    r = np.where(fans > 0, np.where(first & open_fan, resid, 0.0), resid)
+    return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0)
+
+
+def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:
+    """For each table point: the index of the place holding it (-1 for none) and its distance along the fan."""
+    heads = np.array([p.table for p in pl])
+    fans = np.array([p.area.fan for p in pl], dtype=float)
+    flen = np.linalg.norm(fans, axis=1)
+    unit = np.where(flen[:, None] > 0, fans / np.maximum(flen, 1e-9)[:, None], 0.0)
+    d = tab[:, None, :] - heads[None, :, :]                        # N x P x 2
+    along = (d * unit[None]).sum(axis=2)
+    across = np.abs(d[..., 0] * unit[None, :, 1] - d[..., 1] * unit[None, :, 0])
+    fanned = flen > 0
+    in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < 0.45)
+    sq_dist = np.hypot(d[..., 0], d[..., 1] / 1.2)
+    in_sq = (~fanned[None, :]) & (sq_dist < 0.5)
+    # A fan's strip is open-ended, so a squared place it runs into takes precedence.
+    cost = np.where(in_sq, sq_dist - 10.0, np.where(in_fan, across, np.inf))
+    owner = np.argmin(cost, axis=1)
+    owner = np.where(np.isfinite(cost[np.arange(len(tab)), owner]), owner, -1)
+    return owner, along[np.arange(len(tab)), np.maximum(owner, 0)]
+
+
+def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
+    """Cards whose fan starts at the pile head without a long gap; squared places are always consistent."""
+    ok = owner >= 0
+    for k in set(owner[owner >= 0].tolist()):
+        fan = np.linalg.norm(pl[k].area.fan)
+        if fan == 0:
+            continue
+        idx = np.where(owner == k)[0]
+        order = idx[np.argsort(along[idx])]
+        prev = 0.0
+        # Face-down cards are not seen, so a fan that may hold some can show its first card further along.
+        start = 0.45 + (MAX_HIDDEN * fan if pl[k].area.face != "up" else 0.0)
+        for n, c in enumerate(order):
+            gap = along[c] - prev
+            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.7, 3.2 * fan)):
+                ok[order[n:]] = False
+                break
+            prev = along[c]
+    return ok
+
+
+def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float) -> np.ndarray:
+    """Fit a homography to what is certain, and repeat.
+
+    Two kinds of evidence: pile heads (and single places) matched to the
+    nearest card, and each card's own two opposite indices, whose offset on
+    the table is the card's shape. The second pins scale and slant even
+    where the layout is a single row.
+    """
+    import cv2
+    q = np.array([c.anchor for c in cards], dtype=float)
+    for _ in range(3):
+        Hinv = np.linalg.inv(H)
+        tab = _apply(Hinv, q)
+        src, dst = [], []
+        for p in pl:
+            d = np.linalg.norm(tab - p.first, axis=1)
+            k = int(np.argmin(d))
+            if d[k] < 0.45:
+                src.append(p.first)
+                dst.append(q[k])
+        for c, u in zip(cards, tab):
+            if len(c.boxes) < 2:
+                continue
+            far = max((_centre(b) for b in c.boxes), key=lambda b: (b[0] - c.anchor[0]) + (b[1] - c.anchor[1]))
+            src += [u, u + OPPOSITE]
+            dst += [np.array(c.anchor), np.array(far)]
+        if len(src) < 6:
+            break
+        Hn, _ = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC, 0.25 * scale)
+        if Hn is None or not np.isfinite(Hn).all() or abs(np.linalg.det(Hn)) < 1e-9:
+            break
+        H = Hn
+    return H
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+    h = np.c_[pts, np.ones(len(pts))] @ H.T
+    return h[:, :2] / h[:, 2:3]
+
+
+# ---------------------------------------------------------------- 3. assign
+
+def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[dict[tuple[str, int], list[SeenCard]], list[SeenCard]]:
+    pl = places(layout)
+    piles: dict[tuple[str, int], list[SeenCard]] = defaultdict(list)
+    stray: list[SeenCard] = []
+    if not cards:
+        return piles, stray
+    tab = _apply(np.linalg.inv(H), np.array([c.anchor for c in cards]))
+    owner, along = _locate(tab, pl)
+    ok = _consistent(owner, along, pl)
+    order = np.argsort(along)
+    for k in order:
+        c = cards[k]
+        c.table = (float(tab[k][0]), float(tab[k][1]))
+        if owner[k] < 0 or not ok[k]:
+            stray.append(c)
+        else:
+            p = pl[owner[k]]
+            piles[(p.area.name, p.pile)].append(c)
+    return piles, stray
+
+
+def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
+    """Game-free grouping of cards into fanned columns (used on real photos with no game chosen).
+
+    Cards are chained to the nearest card below them whose offset is a fan
+    step (mostly downwards, small sideways drift); each chain is a column,
+    ordered from its far end to the exposed card.
+    """
+    if not sightings:
+        return []
+    scale = estimate_scale(sightings)
+    cards = group_cards(sightings, scale)
+    pts = np.array([c.anchor for c in cards])
+    nxt: dict[int, int] = {}
+    for k, p in enumerate(pts):
+        d = pts - p
+        ok = (d[:, 1] > 0.08 * scale) & (d[:, 1] < 0.9 * scale) & (np.abs(d[:, 0]) < 0.3 * scale)
+        if ok.any():
+            cand = np.where(ok)[0]
+            nxt[k] = int(cand[np.argmin(d[cand, 1])])
+    has_prev = set(nxt.values())
+    columns = []
+    for k in range(len(cards)):
+        if k in has_prev:
+            continue
+        chain, seen = [k], {k}
+        while chain[-1] in nxt and nxt[chain[-1]] not in seen:
+            chain.append(nxt[chain[-1]])
+            seen.add(chain[-1])
+        columns.append([cards[j] for j in chain])
+    return columns
+
+
+# --------------------------------------------------------------- 4. compose
+
+def _template(game: Game, options: dict) -> State:
+    """What a fresh deal looks like: how many cards each pile holds and which are face down."""
+    return game.deal(__import__("random").Random(0), options)
+
+
+def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
+            in_view: set[tuple[str, int]]) -> tuple[State, dict, list[Doubt]]:
+    layout = game.layout(options)
+    template = previous if previous is not None else _template(game, options)
+    doubts: list[Doubt] = []
+    conf: dict[tuple[str, int, int], float] = {}
+    areas: dict[str, list[list[Slot]]] = {}
+    for a in layout.areas:
+        n = a.count or len(template.areas.get(a.name, []))
+        areas[a.name] = [[] for _ in range(n)]
+        for i in range(n):
+            prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
+            seen = piles.get((a.name, i), [])
+            if not a.on_table or a.kind == "facedown":
+                # Out of view by nature: remembered, or as many unknown cards as the deal puts there.
+                areas[a.name][i] = [s if previous is not None else Slot(None, s.face_up) for s in prev_pile]
+                continue
+            if (a.name, i) not in in_view and not seen:
+                areas[a.name][i] = [Slot(None, s.face_up) if previous is None else s for s in prev_pile]
+                if prev_pile:
+                    doubts.append(Doubt(f"{a.name} {i + 1} is outside the photo: "
+                                        + ("kept as last seen" if previous is not None else "its cards are unknown"),
+                                        a.name, i, None, "out-of-view"))
+                continue
+            pile: list[Slot] = []
+            if a.fan == (0.0, 0.0) and seen:
+                # A squared pile shows its top card only; the cards beneath are remembered or unknown.
+                top = seen[-1]
+                below = prev_pile[:-1] if previous is not None else [Slot(None, s.face_up) for s in prev_pile[:-1]]
+                if previous is not None and prev_pile and prev_pile[-1].card is not None and prev_pile[-1].card.label != top.label:
+                    below = prev_pile  # a card was added on top since the last photo
+                    if any(s.card is not None and s.card.label == top.label for s in prev_pile):
+                        below = [s for s in prev_pile[:-1]]
+                pile = list(below) + [Slot(Card.parse(top.label), True)]
+                if previous is None and below:
+                    doubts.append(Doubt(f"{a.name} {i + 1}: only the top card shows; {len(below)} card(s) beneath are assumed from the deal",
+                                        a.name, i, None, "assumed"))
+                if len(seen) > 1:
+                    doubts.append(Doubt(f"{a.name} {i + 1}: {len(seen)} cards seen on a squared pile; kept the top one ({Card.parse(top.label).pretty})",
+                                        a.name, i, len(pile) - 1, "conflict"))
+                conf[(a.name, i, len(pile) - 1)] = top.conf
+            else:
+                hidden = [s for s in prev_pile if not s.face_up]
+                if hidden and a.face in ("mixed", "down"):
+                    pile.extend(hidden if previous is not None else [Slot(None, False)] * len(hidden))
+                    if previous is None:
+                        doubts.append(Doubt(f"{a.name} {i + 1}: {len(hidden)} face-down card(s) assumed under the fan, as dealt",
+                                            a.name, i, 0, "assumed"))
+                for c in seen:
+                    pile.append(Slot(Card.parse(c.label), True))
+                    conf[(a.name, i, len(pile) - 1)] = c.conf
+            areas[a.name][i] = pile
+    # Too many copies: keep the surest, mark the rest unreadable and say so.
+    limit = Counter(c.face for c in game.deck())
+    where: dict[tuple, list[tuple[float, str, int, int]]] = defaultdict(list)
+    for a, ps in areas.items():
+        for i, p in enumerate(ps):
+            for j, s in enumerate(p):
+                if s.card is not None and s.face_up and (a, i, j) in conf:
+                    where[s.card.face].append((conf[(a, i, j)], a, i, j))
+    for face, lst in where.items():
+        if len(lst) > limit.get(face, 0):
+            lst.sort(reverse=True)
+            card = Card(*face)
+            for _, a, i, j in lst[limit.get(face, 0):]:
+                areas[a][i][j] = Slot(None, True)
+                doubts.append(Doubt(f"{_count(len(lst))} {card.pretty} seen in a {_count(game.packs)}-pack game: "
+                                    f"{a} {i + 1}, card {j + 1} is the least certain and is marked unreadable",
+                                    a, i, j, "too-many-copies"))
+    # Low confidence cards.
+    for (a, i, j), c in conf.items():
+        s = areas[a][i][j]
+        if c < LOW_CONFIDENCE and s.card is not None:
+            doubts.append(Doubt(f"{a} {i + 1}, card {j + 1}: index unclear (read as {s.card.pretty}, {c:.0%} sure)", a, i, j, "low-confidence"))
+    # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
+    _balance(game, layout, areas, doubts)
+    state = State(game.id, areas, dict(previous.info) if previous is not None else dict(template.info), dict(options))
+    return state, conf, doubts
+
+
+def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> None:
+    total = sum(len(p) for ps in areas.values() for p in ps)
+    deck = len(game.deck())
+    hidden_areas = [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown")) and a.count]
+    if total > deck:
+        doubts.append(Doubt(f"{total} cards placed but the game has only {deck}", kind="count"))
+        # Remove unknown face-down fillers from hidden areas first.
+        for a in hidden_areas:
+            for p in areas[a.name]:
+                while p and total > deck and p[-1].card is None:
+                    p.pop()
+                    total -= 1
+    elif total < deck and hidden_areas:
+        target = next((a for a in hidden_areas if a.kind in ("stock", "facedown")), hidden_areas[0])
+        missing = deck - total
+        areas[target.name][0].extend([Slot(None, False)] * missing)
+
+
+def _count(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
+
+
+# ------------------------------------------------------- 5. explain changes
+
+def explain_changes(previous: State, current: State) -> list[Change]:
+    """Moves that turn the previous state into the current one, each checked for legality."""
+    game = get_game(previous.game)
+    changes: list[Change] = []
+    removed: dict[Loc, list[str]] = {}
+    added: dict[Loc, list[str]] = {}
+    for a, ps in current.areas.items():
+        for i, p in enumerate(ps):
+            q = previous.areas.get(a, [])[i] if i < len(previous.areas.get(a, [])) else []
+            old = [s.card.label if s.card else None for s in q]
+            new = [s.card.label if s.card else None for s in p]
+            k = 0
+            while k < min(len(old), len(new)) and (old[k] == new[k] or None in (old[k], new[k])):
+                k += 1
+            if old[k:]:
+                removed[Loc(a, i)] = old[k:]
+            if new[k:]:
+                added[Loc(a, i)] = new[k:]
+    work = previous.copy()
+    for dst, cards in list(added.items()):
+        src = next((s for s, rc in removed.items() if rc and rc[-len(cards):] == cards and s != dst), None)
+        if src is None:
+            src = next((s for s, rc in removed.items() if rc and set(cards) <= set(rc) and s != dst), None)
+        if src is None:
+            continue
+        move = Move.cards(src, dst, len(cards))
+        reason = game.why_illegal(work, move)
+        changes.append(Change(str(move), game.describe(work, move), reason is None, reason))
+        if reason is None:
+            game.apply(work, move)
+        removed[src] = removed[src][:-len(cards)]
+        added.pop(dst)
+    for loc, cards in added.items():
+        if any(cards):
+            changes.append(Change("", f"new on {loc.human()}: {', '.join(Card.parse(c).pretty for c in cards if c)}", None,
+                                  "not explained by a single move"))
+    for loc, cards in removed.items():
+        if any(cards):
+            changes.append(Change("", f"gone from {loc.human()}: {', '.join(Card.parse(c).pretty for c in cards if c)}", None,
+                                  "not explained by a single move"))
+    return changes
+
+
+# ------------------------------------------------------------------- public
+
+def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | None = None,
+                   image_size: tuple[int, int] | None = None, options: dict | None = None) -> Reading:
+    """Rebuild the state of ``game_id`` from sightings (the photo-free half of ``read_layout``)."""
+    game = get_game(game_id)
+    options = game.check_options(options if options is not None else (previous.options if previous else {}))
+    layout = game.layout(options)
+    sightings = list(sightings)
+    if previous is not None and previous.game != game.id:
+        return Reading(None, sightings=sightings, message=f"the previous state is a {previous.game} game, not {game.id}")
+    if len(sightings) < 2:
+        return Reading(None, sightings=sightings,
+                       message="no cards were recognised in this photo" if not sightings else
+                       "only one card index was recognised: photograph the whole layout from above")
+    scale = estimate_scale(sightings)
+    template = previous if previous is not None else _template(game, options)
+    H, fit = register(group_cards(sightings, scale), layout, scale, template)
+    cards = group_cards(sightings, scale, H)     # again, on the table plane now that it is known
+    H, fit = register(cards, layout, scale, template)
+    if fit < 0.6:
+        return Reading(None, sightings=sightings,
+                       message=f"this does not look like a {game.name} layout: only {fit:.0%} of the {len(cards)} cards seen "
+                               f"fit its areas. Check the chosen game, and photograph the whole layout.")
+    piles, stray = assign(cards, layout, H)
+    in_view = _places_in_view(layout, H, image_size)
+    state, conf, doubts = compose(game, options, piles, previous, in_view)
+    for c in stray:
+        doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
+    problems = game.validate(state)
+    if problems:
+        doubts.extend(Doubt(p, kind="impossible") for p in problems)
+    changes = explain_changes(previous, state) if previous is not None else []
+    return Reading(state, conf, doubts, changes, sightings, "")
+
+
+def _places_in_view(layout: Layout, H: np.ndarray, size: tuple[int, int] | None) -> set[tuple[str, int]]:
+    out = set()
+    for p in places(layout):
+        if size is None:
+            out.add((p.area.name, p.pile))
+            continue
+        x, y = _apply(H, p.table)[0]
+        if -0.02 * size[0] <= x <= 1.02 * size[0] and -0.02 * size[1] <= y <= 1.02 * size[1]:
+            out.add((p.area.name, p.pile))
+    return out
+
+
+def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
+    """Photo (path, bytes or image array) + chosen game -> Reading (state, confidences, doubts, changes)."""
+    from . import detect, load_image
+    img = load_image(image)
+    sightings = detect(img)
+    return read_sightings(sightings, game, previous, (img.shape[1], img.shape[0]), options)

@@ -1,0 +1,612 @@
+"""Synthetic patience scenes with exact corner-index labels.
+
+Reusable API (issue 6 builds on it)::
+
+    deck = Deck.load("data/decks/kde-standard")
+    cam = Camera.random(rng, size=(640, 640), center=(3.0, 2.5), card_px=110)
+    placements = [Placement("10h", x=1.0, y=1.0, angle=0.0), ...]
+    scene = render_scene(placements, deck, cam, rng)
+    scene.image          # HxWx3 uint8 BGR
+    scene.cards          # per placement: CardInstance(label, quad 4x2 in px, visible fraction)
+    scene.index_boxes    # IndexBox(label, xyxy in px, visible fraction, card number, corner)
+    scene.labelled()     # only boxes visible enough to be labelled (>= VISIBLE_MIN)
+
+Table coordinates are in card widths: a card is 1 wide and ``deck.aspect`` tall;
+``Placement.x, y`` is the card centre on the table, ``angle`` in degrees.
+The camera is a homography from the table plane to image pixels.
+
+A corner index is labelled when at least ``VISIBLE_MIN`` (60 %) of its box is
+visible: occlusion is computed from an id map of which card (or clutter) is on
+top at every pixel, rendered with the same warps as the image.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .decks import LABELS
+
+VISIBLE_MIN = 0.6
+CLUTTER_ID = -2
+BACKGROUND_ID = -1
+
+
+# ---------------------------------------------------------------- deck assets
+def find_index_box(card_rgba: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Box (x0, y0, x1, y1) of the top-left corner index (rank + suit) of a card image.
+
+    Ink = pixels that differ clearly from the card's paper colour.  Starting
+    from the top-most ink blob near the left edge (the rank), we grow the box
+    with blobs that touch it closely below (the suit pip) or beside it (the
+    "0" of "10"), staying inside the top-left corner region.
+    """
+    h, w = card_rgba.shape[:2]
+    rgb = card_rgba[:, :, :3].astype(np.int16)
+    alpha = card_rgba[:, :, 3] if card_rgba.shape[2] == 4 else np.full((h, w), 255, np.uint8)
+    rh, rw = int(0.42 * h), int(0.3 * w)
+    region = rgb[:rh, :rw]
+    # paper colour: median of the region's pixels in a band just inside the margin
+    m = max(2, int(0.035 * w))
+    paper = np.median(rgb[m:m + 4, int(0.3 * w):int(0.7 * w)].reshape(-1, 3), axis=0)
+    diff = np.abs(region - paper).max(axis=2)
+    ink = (diff > 60) & (alpha[:rh, :rw] > 200)
+    ink[:m, :] = False
+    ink[:, :m] = False
+    ink = ink.astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    blobs = [tuple(stats[i, :4]) for i in range(1, n) if stats[i, 4] >= max(4, 0.00005 * h * w)]
+    # drop long thin lines (frames, borders)
+    blobs = [b for b in blobs if not (b[3] > 0.3 * h or b[2] > 0.25 * w)]
+    if not blobs:
+        return None
+    cands = [b for b in blobs if b[0] < 0.17 * w]
+    if not cands:
+        return None
+    seed = min(cands, key=lambda b: b[1])
+    x0, y0, x1, y1 = seed[0], seed[1], seed[0] + seed[2], seed[1] + seed[3]
+    gap_y, gap_x = 0.035 * h, 0.03 * w
+    used = {seed}
+    changed = True
+    while changed:
+        changed = False
+        for b in blobs:
+            if b in used:
+                continue
+            bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
+            xo = min(x1, bx1) - max(x0, bx0)
+            yo = min(y1, by1) - max(y0, by0)
+            below = xo > 0.3 * min(x1 - x0, bx1 - bx0) and 0 <= by0 - y1 <= gap_y
+            beside = yo > 0.5 * min(y1 - y0, by1 - by0) and 0 <= bx0 - x1 <= gap_x
+            inside = xo > 0 and yo > 0
+            if below or beside or inside:
+                nx0, ny0, nx1, ny1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+                if ny1 - ny0 > 0.34 * h or nx1 - nx0 > 0.22 * w:
+                    continue
+                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+                used.add(b)
+                changed = True
+    if (y1 - y0) < 0.06 * h:
+        return None
+    pad = max(1, int(0.006 * w))
+    return (max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad))
+
+
+@dataclass
+class Deck:
+    """Rendered card images of one deck and the top-left index box of each card."""
+
+    name: str
+    images: dict[str, np.ndarray]  # label -> RGBA (premultiplied no), all the same size
+    index_boxes: dict[str, tuple[int, int, int, int]]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        h, w = next(iter(self.images.values())).shape[:2]
+        return w, h
+
+    @property
+    def aspect(self) -> float:
+        w, h = self.size
+        return h / w
+
+    @classmethod
+    def load(cls, folder: str | Path) -> "Deck":
+        folder = Path(folder)
+        images: dict[str, np.ndarray] = {}
+        size = None
+        for label in LABELS:
+            im = cv2.imread(str(folder / f"{label}.png"), cv2.IMREAD_UNCHANGED)
+            if im is None:
+                raise FileNotFoundError(folder / f"{label}.png")
+            if im.ndim == 2:
+                im = cv2.cvtColor(im, cv2.COLOR_GRAY2BGRA)
+            if im.shape[2] == 3:
+                im = cv2.cvtColor(im, cv2.COLOR_BGR2BGRA)
+            if size is None:
+                size = (im.shape[1], im.shape[0])
+            elif (im.shape[1], im.shape[0]) != size:
+                im = cv2.resize(im, size, interpolation=cv2.INTER_AREA)
+            images[label] = im
+        boxes: dict[str, tuple[int, int, int, int]] = {}
+        for label, im in images.items():
+            b = find_index_box(im)
+            if b is not None:
+                boxes[label] = b
+        # Court cards: clip to the extent seen on pip cards (frames can touch the index).
+        pips = [boxes[l] for l in boxes if l[:-1] not in ("J", "Q", "K")]
+        if pips:
+            mx1 = int(np.percentile([b[2] for b in pips], 90) * 1.15)
+            my1 = int(np.percentile([b[3] for b in pips], 90) * 1.1)
+            med = np.median(np.array(pips), axis=0).astype(int)
+            for label in LABELS:
+                b = boxes.get(label)
+                if b is None:
+                    boxes[label] = tuple(int(v) for v in med)
+                else:
+                    boxes[label] = (b[0], b[1], min(b[2], mx1), min(b[3], my1))
+        return cls(folder.name, images, boxes)
+
+
+# ---------------------------------------------------------------- scene model
+@dataclass
+class Placement:
+    """One card on the table. ``x, y``: centre in card widths; ``angle`` in degrees."""
+
+    label: str
+    x: float
+    y: float
+    angle: float = 0.0
+    copy: int = 0  # which pack (0 or 1) in two-pack games
+    face_up: bool = True
+
+
+@dataclass
+class Camera:
+    """Homography from table coordinates (card widths) to image pixels."""
+
+    H: np.ndarray
+    size: tuple[int, int]  # (width, height) of the image
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, size=(640, 640), center=(0.0, 0.0), card_px=110.0,
+               tilt_deg: tuple[float, float] = (30.0, 90.0), jitter=0.35) -> "Camera":
+        """A camera looking at the table from ``tilt`` degrees (90 = straight down).
+
+        ``card_px``: width of a card near the image centre in pixels.
+        """
+        W, Hh = size
+        tilt = math.radians(rng.uniform(*tilt_deg))
+        rot = rng.uniform(-180, 180)
+        # foreshortening: vertical compression sin(tilt), top/bottom width ratio
+        v = max(0.45, math.sin(tilt))
+        k = (1 - v) * rng.uniform(0.3, 0.9)  # perspective strength
+        S = 4.0  # table square used to define the mapping (card widths)
+        src = np.float32([[-S, -S], [S, -S], [S, S], [-S, S]])
+        half = S * card_px
+        top, bot = half * (1 - k), half * (1 + k * 0.5)
+        dst = np.float32([[-top, -half * v], [top, -half * v], [bot, half * v], [-bot, half * v]])
+        c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
+        R = np.float32([[c, -s], [s, c]])
+        # rotate the table first, then project
+        src_r = (src @ R.T)
+        P = cv2.getPerspectiveTransform(src_r.astype(np.float32), dst)
+        T0 = np.array([[1, 0, -center[0]], [0, 1, -center[1]], [0, 0, 1]], float)
+        off = rng.uniform(-jitter, jitter, 2) * np.array([W, Hh])
+        T1 = np.array([[1, 0, W / 2 + off[0]], [0, 1, Hh / 2 + off[1]], [0, 0, 1]], float)
+        return cls(T1 @ P @ T0, (W, Hh))
+
+    @classmethod
+    def top_down(cls, size=(640, 640), center=(0.0, 0.0), card_px=110.0) -> "Camera":
+        W, Hh = size
+        H = np.array([[card_px, 0, W / 2 - card_px * center[0]],
+                      [0, card_px, Hh / 2 - card_px * center[1]], [0, 0, 1]], float)
+        return cls(H, (W, Hh))
+
+
+@dataclass
+class CardInstance:
+    label: str
+    quad: np.ndarray  # 4x2 image px: TL, TR, BR, BL of the card
+    visible: float  # visible fraction of the card area
+    face_up: bool = True
+
+
+@dataclass
+class IndexBox:
+    label: str
+    xyxy: tuple[float, float, float, float]
+    quad: np.ndarray  # 4x2 image px
+    visible: float
+    card: int  # index into SceneImage.cards
+    corner: str  # 'tl', 'br', 'tr', 'bl'
+
+
+@dataclass
+class SceneImage:
+    image: np.ndarray
+    cards: list[CardInstance] = field(default_factory=list)
+    index_boxes: list[IndexBox] = field(default_factory=list)
+
+    def labelled(self, min_visible: float = VISIBLE_MIN) -> list[IndexBox]:
+        return [b for b in self.index_boxes if b.visible >= min_visible]
+
+    def yolo_lines(self, min_visible: float = VISIBLE_MIN) -> list[str]:
+        h, w = self.image.shape[:2]
+        out = []
+        for b in self.labelled(min_visible):
+            x0, y0, x1, y1 = b.xyxy
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 < 2 or y1 - y0 < 2:
+                continue
+            out.append(f"{LABELS.index(b.label)} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+                       f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+        return out
+
+
+def _card_affine(p: Placement, deck: Deck) -> np.ndarray:
+    """3x3 matrix from card-image pixels to table coordinates."""
+    w, h = deck.size
+    sc = 1.0 / w
+    a = math.radians(p.angle)
+    c, s = math.cos(a), math.sin(a)
+    A = np.array([[sc, 0, -0.5], [0, sc, -0.5 * h / w], [0, 0, 1]], float)
+    R = np.array([[c, -s, p.x], [s, c, p.y], [0, 0, 1]], float)
+    return R @ A
+
+
+def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, float)
+    ph = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
+    return ph[:, :2] / ph[:, 2:3]
+
+
+def make_back(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A procedural card back (RGBA)."""
+    w, h = size
+    im = np.zeros((h, w, 4), np.uint8)
+    im[..., 3] = 255
+    im[..., :3] = 245
+    col = rng.integers(20, 200, 3)
+    b = int(0.06 * w)
+    inner = im[b:h - b, b:w - b, :3]
+    inner[:] = col
+    step = int(rng.integers(6, 20))
+    col2 = np.clip(col + rng.integers(-80, 80, 3), 0, 255)
+    for i in range(-h, w, step):
+        cv2.line(inner, (i, 0), (i + h, h), tuple(int(c) for c in col2), max(1, step // 4))
+    return im
+
+
+def _index_quads(deck: Deck, label: str, four_corners: bool) -> list[tuple[str, np.ndarray]]:
+    w, h = deck.size
+    x0, y0, x1, y1 = deck.index_boxes[label]
+    tl = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+    br = np.array([w, h]) - tl
+    out = [("tl", tl), ("br", br)]
+    if four_corners:
+        tr = tl.copy()
+        tr[:, 0] = w - tl[:, 0]
+        bl = np.array([w, h]) - tr
+        out += [("tr", tr), ("bl", bl)]
+    return out
+
+
+def four_corner_image(deck: Deck, label: str) -> np.ndarray:
+    """Card image with the index copied to the other two corners (4-index decks)."""
+    im = deck.images[label].copy()
+    w, h = deck.size
+    x0, y0, x1, y1 = deck.index_boxes[label]
+    patch = im[y0:y1, x0:x1].copy()
+    # top right: same orientation, mirrored position
+    im[y0:y1, w - x1:w - x0] = patch
+    # bottom left: rotated 180
+    im[h - y1:h - y0, x0:x1] = patch[::-1, ::-1]
+    return im
+
+
+def render_scene(placements: list[Placement], deck: Deck | dict[int, Deck], camera: Camera,
+                 rng: np.random.Generator, background: np.ndarray | None = None,
+                 four_corners: bool = False, clutter: int = 0, back: np.ndarray | None = None,
+                 photometric: bool = True) -> SceneImage:
+    """Render placed cards (in order, later on top) onto a table seen by ``camera``.
+
+    ``deck`` may be a dict ``{copy: Deck}`` for two-pack games with different decks.
+    Returns the image and, for every card, its quad and for every corner index
+    its box and visible fraction.  ``photometric`` adds light, shadow, glare,
+    blur, noise (JPEG is left to the caller).
+    """
+    W, Hh = camera.size
+    decks = deck if isinstance(deck, dict) else {0: deck, 1: deck}
+    if background is None:
+        background = make_background((W, Hh), rng)
+    img = background.astype(np.float32).copy()
+    ids = np.full((Hh, W), BACKGROUND_ID, np.int32)
+    cards: list[CardInstance] = []
+    quads: list[tuple[int, str, str, np.ndarray]] = []
+    for i, p in enumerate(placements):
+        dk = decks.get(p.copy, decks[0])
+        w, h = dk.size
+        M = camera.H @ _card_affine(p, dk)
+        corners = _project(M, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+        cards.append(CardInstance(p.label, corners, 0.0, p.face_up))
+        if p.face_up:
+            src = four_corner_image(dk, p.label) if four_corners else dk.images[p.label]
+        else:
+            src = back if back is not None else make_back((w, h), rng)
+            if src.shape[:2] != (h, w):
+                src = cv2.resize(src, (w, h))
+        # warp only over the card's bounding box (speed)
+        bx0, by0 = np.floor(corners.min(0)).astype(int)
+        bx1, by1 = np.ceil(corners.max(0)).astype(int)
+        bx0, by0, bx1, by1 = max(bx0, 0), max(by0, 0), min(bx1, W), min(by1, Hh)
+        if bx1 <= bx0 or by1 <= by0:
+            continue
+        T = np.array([[1, 0, -bx0], [0, 1, -by0], [0, 0, 1]], float)
+        # downscale the source first when it is much bigger than its footprint (anti-aliasing)
+        scale = max(np.linalg.norm(corners[1] - corners[0]) / w, 1e-3)
+        srcim = src
+        S = np.eye(3)
+        if scale < 0.5:
+            f = min(1.0, scale * 2)
+            srcim = cv2.resize(src, (max(2, int(w * f)), max(2, int(h * f))), interpolation=cv2.INTER_AREA)
+            S = np.diag([w / srcim.shape[1], h / srcim.shape[0], 1.0])
+        warped = cv2.warpPerspective(srcim, T @ M @ S, (bx1 - bx0, by1 - by0), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        a = warped[..., 3:4].astype(np.float32) / 255.0
+        sub = img[by0:by1, bx0:bx1]
+        # soft drop shadow under the card
+        if photometric:
+            sh = cv2.GaussianBlur(a, (0, 0), 2.0 + 3 * rng.random())
+            if sh.ndim == 2:
+                sh = sh[..., None]
+            dx, dy = 2, 3
+            shs = np.zeros_like(sh)
+            shs[dy:, dx:] = sh[:-dy or None, :-dx or None] if sh.shape[0] > dy and sh.shape[1] > dx else 0
+            sub *= 1 - 0.35 * shs * (1 - a)
+        sub[:] = sub * (1 - a) + warped[..., :3].astype(np.float32) * a
+        ids[by0:by1, bx0:bx1][a[..., 0] > 0.5] = i
+        if p.face_up:
+            for corner, q in _index_quads(dk, p.label, four_corners):
+                quads.append((i, p.label, corner, _project(M, q)))
+    # clutter on top (coins, pens, phone) occludes some indices
+    for _ in range(clutter):
+        _draw_clutter(img, ids, rng)
+    # visibility
+    for i, c in enumerate(cards):
+        mask = np.zeros((Hh, W), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(c.quad).astype(np.int32), 1)
+        tot = max(1, int(mask.sum()))
+        c.visible = float(((ids == i) & (mask > 0)).sum()) / tot
+    boxes = []
+    for i, label, corner, q in quads:
+        x0, y0 = q.min(0)
+        x1, y1 = q.max(0)
+        area = _poly_area(q)
+        if area < 1:
+            continue
+        ix0, iy0 = int(max(0, math.floor(x0))), int(max(0, math.floor(y0)))
+        ix1, iy1 = int(min(W, math.ceil(x1))), int(min(Hh, math.ceil(y1)))
+        if ix1 <= ix0 or iy1 <= iy0:
+            vis = 0.0
+        else:
+            m = np.zeros((iy1 - iy0, ix1 - ix0), np.uint8)
+            cv2.fillConvexPoly(m, np.round(q - [ix0, iy0]).astype(np.int32), 1)
+            full = max(1.0, float(m.sum()) * area / max(1.0, _clipped_area(q, W, Hh)))
+            vis = float(((ids[iy0:iy1, ix0:ix1] == i) & (m > 0)).sum()) / full
+        boxes.append(IndexBox(label, (float(x0), float(y0), float(x1), float(y1)), q, min(1.0, vis), i, corner))
+    if photometric:
+        img = _photometric(img, rng)
+    return SceneImage(np.clip(img, 0, 255).astype(np.uint8), cards, boxes)
+
+
+def _poly_area(q: np.ndarray) -> float:
+    x, y = q[:, 0], q[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+
+
+def _clipped_area(q: np.ndarray, W: int, H: int) -> float:
+    ok, inter = cv2.intersectConvexConvex(q.astype(np.float32),
+                                          np.float32([[0, 0], [W, 0], [W, H], [0, H]]))
+    return float(ok) if ok > 0 else 1e-6
+
+
+def _draw_clutter(img: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> None:
+    H, W = ids.shape
+    m = np.zeros((H, W), np.uint8)
+    kind = rng.integers(3)
+    cx, cy = int(rng.uniform(0, W)), int(rng.uniform(0, H))
+    if kind == 0:  # coin / cup
+        cv2.circle(m, (cx, cy), int(rng.uniform(0.02, 0.08) * W), 1, -1)
+    elif kind == 1:  # pen
+        a = rng.uniform(0, math.pi)
+        L = rng.uniform(0.1, 0.4) * W
+        cv2.line(m, (cx, cy), (int(cx + L * math.cos(a)), int(cy + L * math.sin(a))), 1,
+                 int(rng.uniform(0.006, 0.02) * W))
+    else:  # phone / box
+        rect = ((cx, cy), (rng.uniform(0.05, 0.2) * W, rng.uniform(0.05, 0.3) * H), rng.uniform(0, 180))
+        cv2.fillConvexPoly(m, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    col = rng.integers(0, 255, 3).astype(np.float32)
+    sel = m > 0
+    shade = 0.7 + 0.3 * rng.random()
+    img[sel] = col * shade
+    ids[sel] = CLUTTER_ID
+
+
+# ---------------------------------------------------------------- backgrounds
+def make_background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """Procedural table: wood, felt, cloth or paper (BGR float32 0..255)."""
+    W, H = size
+    kind = rng.choice(["wood", "felt", "cloth", "paper", "wood"])
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    base = rng.uniform(40, 220, 3).astype(np.float32)
+    if kind == "wood":
+        base = np.array([rng.uniform(60, 150), rng.uniform(100, 180), rng.uniform(150, 230)], np.float32)
+        a = rng.uniform(0, math.pi)
+        u = xx * math.cos(a) + yy * math.sin(a)
+        v = -xx * math.sin(a) + yy * math.cos(a)
+        noise = cv2.resize(rng.standard_normal((8, 8)).astype(np.float32), (W, H), interpolation=cv2.INTER_CUBIC)
+        f = rng.uniform(0.02, 0.12)
+        grain = np.sin(u * f + noise * rng.uniform(2, 8) + np.sin(v * 0.01) * 2)
+        t = (0.85 + 0.15 * grain)[..., None]
+        img = base * t
+        # planks
+        if rng.random() < 0.5:
+            pw = rng.uniform(80, 250)
+            seams = (np.abs(((v % pw) - pw / 2)) > pw / 2 - 1.5)[..., None]
+            img = np.where(seams, img * 0.6, img)
+    elif kind == "felt":
+        img = np.broadcast_to(base, (H, W, 3)).copy()
+    elif kind == "cloth":
+        img = np.broadcast_to(base, (H, W, 3)).copy()
+        p = rng.uniform(8, 60)
+        col2 = rng.uniform(40, 220, 3).astype(np.float32)
+        s1 = ((xx % p) < p * rng.uniform(0.2, 0.5))[..., None]
+        s2 = ((yy % p) < p * rng.uniform(0.2, 0.5))[..., None]
+        img = np.where(s1 | s2, img * 0.5 + col2 * 0.5, img)
+    else:  # paper
+        img = np.broadcast_to(rng.uniform(180, 245) * np.array([1, 1, rng.uniform(0.95, 1.05)], np.float32),
+                              (H, W, 3)).copy()
+    img = img + rng.normal(0, rng.uniform(2, 10), (H, W, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.float32)
+
+
+def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    H, W = img.shape[:2]
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    # uneven light: linear gradient + vignette
+    a = rng.uniform(0, 2 * math.pi)
+    g = ((xx - W / 2) * math.cos(a) + (yy - H / 2) * math.sin(a)) / max(W, H)
+    light = 1 + rng.uniform(0, 0.5) * g
+    if rng.random() < 0.5:
+        r2 = ((xx - W / 2) ** 2 + (yy - H / 2) ** 2) / (max(W, H) ** 2)
+        light *= 1 - rng.uniform(0, 0.6) * r2
+    img = img * light[..., None]
+    # colour cast / brightness / contrast
+    img = img * rng.uniform(0.8, 1.15, 3).astype(np.float32) * rng.uniform(0.6, 1.2)
+    c = rng.uniform(0.6, 1.1)
+    img = (img - 128) * c + 128
+    # shadow (hand, phone)
+    if rng.random() < 0.4:
+        m = np.zeros((H, W), np.float32)
+        pts = (rng.uniform(0, 1, (5, 2)) * [W, H]).astype(np.int32)
+        cv2.fillConvexPoly(m, cv2.convexHull(pts), 1.0)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(5, 30))
+        img = img * (1 - rng.uniform(0.2, 0.5) * m)[..., None]
+    # glare
+    if rng.random() < 0.3:
+        m = np.zeros((H, W), np.float32)
+        cv2.ellipse(m, (int(rng.uniform(0, W)), int(rng.uniform(0, H))),
+                    (int(rng.uniform(20, 150)), int(rng.uniform(10, 80))), rng.uniform(0, 180), 0, 360, 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), rng.uniform(8, 30))
+        img = img + rng.uniform(60, 160) * m[..., None]
+    img = np.clip(img, 0, 255)
+    # blur: defocus / motion
+    r = rng.random()
+    if r < 0.55:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
+    elif r < 0.7:
+        k = int(rng.integers(3, 9))
+        ker = np.zeros((k, k), np.float32)
+        ker[k // 2, :] = 1.0 / k
+        M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        ker = cv2.warpAffine(ker, M, (k, k))
+        ker /= max(ker.sum(), 1e-6)
+        img = cv2.filter2D(img, -1, ker)
+    img = img + rng.normal(0, rng.uniform(1, 8), img.shape).astype(np.float32)
+    return img
+
+
+def jpeg(img: np.ndarray, rng: np.random.Generator, lo: int = 35, hi: int = 95) -> np.ndarray:
+    q = int(rng.integers(lo, hi))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+# ---------------------------------------------------------------- layouts
+def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | None = None) -> list[Placement]:
+    """A patience-like layout: fanned columns, rows, squared piles, scattered cards."""
+    if two_packs is None:
+        two_packs = rng.random() < 0.3
+    pool = [(l, 0) for l in LABELS] + ([(l, 1) for l in LABELS] if two_packs else [])
+    order = rng.permutation(len(pool))
+    it = iter([pool[k] for k in order])
+    out: list[Placement] = []
+
+    def nxt():
+        try:
+            return next(it)
+        except StopIteration:
+            return None
+
+    kind = rng.choice(["tableau", "tableau", "tableau", "rows", "scatter", "mixed"])
+    jit = lambda s: rng.normal(0, s)  # noqa: E731
+    if kind in ("tableau", "mixed"):
+        ncol = int(rng.integers(2, 9))
+        sp = rng.uniform(1.05, 1.5)
+        fan = rng.uniform(0.16, 0.38) * aspect
+        for c in range(ncol):
+            nd = int(rng.integers(0, 6)) if rng.random() < 0.5 else 0
+            nu = int(rng.integers(1, 14))
+            for k in range(nd + nu):
+                card = nxt()
+                if card is None:
+                    break
+                out.append(Placement(card[0], c * sp + jit(0.02), k * fan + jit(0.01), jit(1.5), card[1],
+                                     face_up=k >= nd))
+        if kind == "mixed":
+            # foundations row above, squared piles
+            for f in range(int(rng.integers(1, 5))):
+                for _ in range(int(rng.integers(1, 4))):
+                    card = nxt()
+                    if card is None:
+                        break
+                    out.append(Placement(card[0], f * sp + jit(0.02), -1.3 * aspect + jit(0.02), jit(2), card[1]))
+    elif kind == "rows":
+        nrow = int(rng.integers(1, 5))
+        fan = rng.uniform(0.15, 1.2)
+        for r in range(nrow):
+            for k in range(int(rng.integers(2, 14))):
+                card = nxt()
+                if card is None:
+                    break
+                out.append(Placement(card[0], k * fan + jit(0.02), r * aspect * rng.uniform(1.05, 1.4), jit(2), card[1]))
+    else:
+        n = int(rng.integers(3, 25))
+        for _ in range(n):
+            card = nxt()
+            if card is None:
+                break
+            out.append(Placement(card[0], rng.uniform(0, 7), rng.uniform(0, 6), rng.uniform(-180, 180), card[1]))
+    # waste fan + stock sometimes
+    if rng.random() < 0.4:
+        y0 = -1.4 * aspect
+        out.append(Placement("As", -1.5, y0, jit(2), 0, face_up=False))
+        for k in range(int(rng.integers(1, 4))):
+            card = nxt()
+            if card is None:
+                break
+            out.append(Placement(card[0], -0.2 + k * 0.25, y0, jit(2), card[1]))
+    return out
+
+
+def random_scene(decks: list[Deck], rng: np.random.Generator, size=(640, 640)) -> SceneImage:
+    """A random training scene (layout, camera, table, light) at ``size``."""
+    deck = decks[int(rng.integers(len(decks)))]
+    dk: Deck | dict[int, Deck] = deck
+    if rng.random() < 0.15 and len(decks) > 1:
+        dk = {0: deck, 1: decks[int(rng.integers(len(decks)))]}
+    pl = random_layout(rng, deck.aspect)
+    xs = np.array([p.x for p in pl]) if pl else np.zeros(1)
+    ys = np.array([p.y for p in pl]) if pl else np.zeros(1)
+    center = (rng.uniform(xs.min(), xs.max()), rng.uniform(ys.min(), ys.max()))
+    # index box height in px ~ 0.16 * card height; real median 47 px at 1080p
+    card_px = float(np.exp(rng.uniform(np.log(70), np.log(220))))
+    cam = Camera.random(rng, size=size, center=center, card_px=card_px)
+    scene = render_scene(pl, dk, cam, rng, four_corners=rng.random() < 0.5,
+                         clutter=int(rng.integers(0, 3)))
+    scene.image = jpeg(scene.image, rng)
+    return scene
