@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .engine import Loc, Move, State, get_game
-from .games.aunty_allis import (BUILT, DISCARD, JUNK, LEVEL, PILE, ROW_OF_RANK, ROWS, RUBBISH, START, STOCK,
+from .games.aunty_allis import (BUILT, DISCARD, JUNK, LEVEL, ROW_OF_RANK, ROWS, RUBBISH, SEQ, START, STOCK,
                                 pile_suit, place_status)
 
 GID = "aunty-allis"
 ROW_INDEX = {r: k for k, r in enumerate(ROWS)}
 START_RANK = tuple(START[r] for r in ROWS)
+SEQ_BY_INDEX = tuple(SEQ[r] for r in ROWS)
 
 
 @dataclass
@@ -66,6 +67,105 @@ def solvable_now(state: State) -> str | None:
 #   ("fill-j", row, rank, suit)    the open place filled by junk from another row
 
 
+def deadlocked(rub, lens, piles, junk) -> bool:
+    """A sound test that the position can no longer be won (never says so wrongly).
+
+    Every card left must still be played. Some orders are forced: a rubbish card
+    goes before the card it covers, and a card goes after the one remaining copy of
+    a card its pile still needs. When one of two copies is needed and one copy is
+    forced to come after, the other is forced before. A cycle in these forced
+    orders (Keeling's twin king on the seven is the shortest) means defeat.
+    """
+    nodes: list[tuple[int, str]] = []
+    where: dict[tuple[int, str], list[int]] = {}
+    covers: list[int] = []          # index of the card directly beneath, or -1
+    for i, n in enumerate(lens):
+        below = -1
+        for j in range(n):
+            face = rub[i][j]
+            k = len(nodes)
+            nodes.append(face)
+            covers.append(below)
+            where.setdefault(face, []).append(k)
+            below = k
+    for _, rank, suit in junk:
+        k = len(nodes)
+        nodes.append((rank, suit))
+        covers.append(-1)
+        where.setdefault((rank, suit), []).append(k)
+    n = len(nodes)
+    heights: dict[tuple[int, str], list[int]] = {}
+    for row, suit, h in piles:
+        heights.setdefault((row, suit), []).append(h)
+    after: list[set[int]] = [set() for _ in range(n)]   # after[a]: cards that must come after a
+    for k in range(n):
+        if covers[k] >= 0:
+            after[k].add(covers[k])
+    pairs = []
+    for y, (rank, suit) in enumerate(nodes):
+        if rank == 1:
+            continue
+        level = LEVEL[rank]
+        if level == 0:
+            continue
+        row = ROW_INDEX[ROW_OF_RANK[rank]]
+        hs = heights.get((row, suit), [])
+        cands = [h for h in hs if h <= level] + [0] * max(0, 2 - len(hs))
+        if not cands:
+            return True
+        top = max(cands)
+        seq = SEQ_BY_INDEX[row]
+        for lv in range(top, level):
+            face = (seq[lv], suit)
+            copies = where.get(face, [])
+            left = 2 - sum(1 for h in hs if h > lv)
+            if left <= 0 or not copies:
+                return True
+            if len(copies) == 1:
+                after[copies[0]].add(y)
+            else:
+                pairs.append((y, copies[0], copies[1]))
+    while True:
+        # topological order (Kahn); a cycle means deadlock
+        indeg = [0] * n
+        for a in range(n):
+            for b in after[a]:
+                indeg[b] += 1
+        order = [a for a in range(n) if not indeg[a]]
+        for a in order:
+            for b in after[a]:
+                indeg[b] -= 1
+                if not indeg[b]:
+                    order.append(b)
+        if len(order) < n:
+            return True
+        if not pairs:
+            return False
+        reach = [0] * n
+        for a in reversed(order):
+            r = 0
+            for b in after[a]:
+                r |= reach[b] | (1 << b)
+            reach[a] = r
+        added = False
+        rest = []
+        for y, c1, c2 in pairs:
+            f1, f2 = reach[y] >> c1 & 1, reach[y] >> c2 & 1
+            if f1 and f2:
+                return True
+            if f1 and y not in after[c2]:
+                after[c2].add(y)
+                added = True
+            elif f2 and y not in after[c1]:
+                after[c1].add(y)
+                added = True
+            elif not f1 and not f2:
+                rest.append((y, c1, c2))
+        pairs = rest
+        if not added:
+            return False
+
+
 class _Solver:
     def __init__(self, rub: list[list[tuple[int, str]]], max_nodes: int, deadline: float, within: bool = True):
         self.rub = rub
@@ -81,14 +181,45 @@ class _Solver:
         n = lens[i]
         return self.rub[i][n - 1] if n else None
 
-    def _normalise(self, lens, steps):
-        """Throw out every ace on top of the rubbish row (never a wrong move)."""
+    def _normalise(self, lens, piles, steps):
+        """Make the moves that can never be wrong, without branching.
+
+        An ace on top of the rubbish row is thrown out. A rubbish card goes on its pile
+        when there are as many ready piles for its face as copies of it still to build
+        (its twin already built, or both piles ready): only those piles can take it,
+        nothing else can go on them meanwhile, and uncovering the card beneath only adds
+        choices, so some winning order (if any) starts this way.
+        """
         lens = list(lens)
-        for i in range(len(lens)):
-            while lens[i] and self.rub[i][lens[i] - 1][0] == 1:
-                lens[i] -= 1
-                steps.append(("ace", i))
-        return tuple(lens)
+        pile_set = set(piles)
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(lens)):
+                while lens[i]:
+                    rank, suit = self.rub[i][lens[i] - 1]
+                    if rank == 1:
+                        lens[i] -= 1
+                        steps.append(("ace", i))
+                        changed = True
+                        continue
+                    level = LEVEL[rank]
+                    if level == 0:
+                        break
+                    row = ROW_INDEX[ROW_OF_RANK[rank]]
+                    if (row, suit, level) in pile_set:
+                        hs = [h for r, su, h in piles if r == row and su == suit]
+                        unbuilt = 2 - sum(1 for h in hs if h > level)
+                        if hs.count(level) < unbuilt:
+                            break
+                        piles = self._raise(piles, row, suit, level)
+                        pile_set = set(piles)
+                        lens[i] -= 1
+                        steps.append(("build", i))
+                        changed = True
+                        continue
+                    break
+        return tuple(lens), piles
 
     @staticmethod
     def _raise(piles, row, suit, height):
@@ -159,7 +290,7 @@ class _Solver:
 
     def dfs(self, lens, piles, junk, plan) -> bool:
         steps: list = []
-        lens = self._normalise(lens, steps)
+        lens, piles = self._normalise(lens, piles, steps)
         plan.extend(steps)
         if not any(lens) and not junk:
             return True
@@ -168,10 +299,17 @@ class _Solver:
             del plan[len(plan) - len(steps):]
             return False
         self.nodes += 1
+        if deadlocked(self.rub, lens, piles, junk):
+            self.lost.add(key)
+            del plan[len(plan) - len(steps):]
+            return False
         if self.nodes > self.max_nodes or (self.nodes & 255 == 0 and time.perf_counter() > self.deadline):
             self.out = True
             return False
-        for l2, p2, j2, st in self._moves(lens, piles, junk):
+        moves = list(self._moves(lens, piles, junk))
+        # Golden-rule chains first: opening the rows is what most positions are short of.
+        moves.sort(key=lambda t: t[3][0][0] != "vacate")
+        for l2, p2, j2, st in moves:
             plan.extend(st)
             if self.dfs(l2, p2, j2, plan):
                 return True

@@ -93,7 +93,7 @@ def _player(kind: str, budget: Budget):
     return {"advice": advice_player, "random": random_player, "first-legal": greedy_player}[kind]
 
 
-def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tuple[bool, list[float]]:
+def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tuple[bool, list[float], float]:
     state = game.new(seed)
     rng = random.Random(seed * 7919 + 1)
     player = _player(kind, budget)
@@ -105,7 +105,7 @@ def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tup
         m = player(game, state, rng)
         times.append(time.perf_counter() - t)
         game.apply(state, m)
-    return game.is_won(state), times
+    return game.is_won(state), times, game.completion(state)
 
 
 def _progress(i: int, n: int, label: str) -> None:
@@ -121,15 +121,17 @@ def cmd_bench_advice(args) -> int:
     rows = []
     kinds = args.players.split(",")
     for kind in kinds:
-        wins, times = 0, []
+        wins, times, done = 0, [], []
         for i in range(args.deals):
-            won, t = play_deal(game, args.seed + i, kind, budget, args.max_moves)
+            won, t, c = play_deal(game, args.seed + i, kind, budget, args.max_moves)
             wins += won
             times.extend(t)
+            done.append(c)
             _progress(i + 1, args.deals, kind)
         lo, hi = wilson(wins, args.deals)
         rows.append({"player": kind, "deals": args.deals, "wins": wins, "win_rate": wins / args.deals,
                      "ci95": [round(lo, 4), round(hi, 4)],
+                     "mean_completion": round(statistics.mean(done), 4),
                      "median_ms_per_decision": round(1000 * statistics.median(times), 3) if times else None})
     solver = exact_solver(game.id)
     winnable = None
@@ -147,9 +149,10 @@ def cmd_bench_advice(args) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(f"{game.name}: {args.deals} deals from seed {args.seed}, advice search budget {args.budget_ms} ms/decision")
-        print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'median ms/decision':>19}")
+        print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'mean completion':>16} {'median ms/decision':>19}")
         for r in rows:
-            print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['median_ms_per_decision']!s:>19}")
+            print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['mean_completion']:>16.3f} {r['median_ms_per_decision']!s:>19}")
+        print("completion: the game's own measure of how far play got (by default, the share of cards home)")
         if winnable:
             print(f"exact solver: {winnable['winnable']} of {winnable['deals']} deals winnable ({winnable['decided']} decided within 1 s)")
     return 0

@@ -435,6 +435,14 @@ class Game(ABC):
     def deck(self) -> list[Card]:
         return full_deck(self.packs)
 
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """How many cards the rules put under ``top`` in the squared pile at ``loc``, or None if they cannot say.
+
+        The camera sees only the top card of a squared pile; a foundation built
+        in a fixed order (A, 2, 3 ... or by an interval) tells how deep it is.
+        """
+        return None
+
     def completion(self, state: State) -> float:
         """How far the game has come, 0..1: by default the share of cards on foundation areas."""
         if self.is_won(state):

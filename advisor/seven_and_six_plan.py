@@ -174,20 +174,18 @@ class View:
 
 # ---------------------------------------------------------------- the position score
 
-def score(state: State, stock_left: bool | None = None) -> float:
-    cols = columns(state)
-    if stock_left is None:
-        stock_left = bool(state.areas[STOCK][0])
-    hidden = spaces = kings = joins = risk = aces = books = 0
-    for p in cols:
+def features(state: State) -> dict[str, int]:
+    """The counts the position score weighs."""
+    f = dict(hidden=0, spaces=0, kings=0, joins=0, risk=0, aces=0, books=0)
+    for p in columns(state):
         if not p:
-            spaces += 1
+            f["spaces"] += 1
             continue
         if is_turned_book(p):
-            books += 1
+            f["books"] += 1
             continue
         d = face_down(p)
-        hidden += d
+        f["hidden"] += d
         prev = None
         for j in range(d, len(p)):
             c = p[j].card
@@ -195,16 +193,23 @@ def score(state: State, stock_left: bool | None = None) -> float:
                 prev = None
                 continue
             if prev is not None and _joined(prev, c):
-                joins += 1
+                f["joins"] += 1
             elif c.rank == BOOK and j > 0:
-                kings += 1
+                f["kings"] += 1
             prev = c
         top = p[-1].card
         if top is not None and top.rank == 1:
-            aces += 1
-    risk = len(juniors_at_risk(state))
-    return (-W_HIDDEN * hidden + W_SPACE * spaces - W_KING * kings + W_JOIN * joins
-            - W_RISK * risk - W_ACE * aces + W_BOOK * books)
+            f["aces"] += 1
+    f["risk"] = len(juniors_at_risk(state))
+    return f
+
+
+WEIGHTS = dict(hidden=-W_HIDDEN, spaces=W_SPACE, kings=-W_KING, joins=W_JOIN, risk=-W_RISK, aces=-W_ACE, books=W_BOOK)
+
+
+def score(state: State) -> float:
+    f = features(state)
+    return sum(WEIGHTS[k] * v for k, v in f.items())
 
 
 # ------------------------------------------------------------------------ planner
@@ -228,7 +233,6 @@ def plan(state: State, limit: int = NODE_LIMIT) -> Plan:
     search stays unknown ('?'), so nothing is built on it until it is really seen.
     """
     view = GAME.observation(state) if _has_secrets(state) else state
-    stock_left = bool(state.areas[STOCK][0])
     memo: dict[tuple, tuple[float, list[Move]]] = {}
     nodes = [0]
 
@@ -239,7 +243,7 @@ def plan(state: State, limit: int = NODE_LIMIT) -> Plan:
         k = key(s)
         if k in memo:
             return memo[k]
-        result = (score(s, stock_left), [])
+        result = (score(s), [])
         for m in GAME._card_moves(s):
             if nodes[0] >= limit:
                 break
@@ -252,7 +256,7 @@ def plan(state: State, limit: int = NODE_LIMIT) -> Plan:
         memo[k] = result
         return result
 
-    root = score(view, stock_left)
+    root = score(view)
     values: dict[Move, float] = {}
     lines: dict[Move, list[Move]] = {}
     for m in GAME._card_moves(view):

@@ -41,12 +41,12 @@ LABELS = [r + s for s in SUIT_ORDER for r in RANK_ORDER]
 # gnome-swiss-xvii, kde-xskat-german (non-French suits), gnome-guyenne-classic
 # (no index on court cards), gnome-tango_nuevo (rank without suit),
 # kde-oxygen, kde-oxygen-air, kde-oxygen-white (no rank letters),
-# kde-future (not a card layout), kde-konqi-modern, kde-xskat-french (ids not found).
+# gnome-tango (index finder fails on its shaded paper), kde-future (not a card layout), kde-konqi-modern, kde-xskat-french (ids not found).
 TRAIN_DECKS: list[str] = [
     "gnome-anglo", "gnome-anglo_bitmap", "gnome-anglo_modern", "gnome-anglo_modern_4_color",
     "gnome-anglo_poker", "gnome-atlasnye", "gnome-bellot", "gnome-dondorf", "gnome-gnomangelo",
     "gnome-gnomangelo_bitmap", "gnome-neoclassical", "gnome-neoclassical_4_color",
-    "gnome-ornamental", "gnome-paris", "gnome-simplistic", "gnome-tango", "gnome-tigullio",
+    "gnome-ornamental", "gnome-paris", "gnome-simplistic", "gnome-tigullio",
     "kde-ancient-egyptians", "kde-dondorf", "kde-gm-paris", "kde-nicu-ornamental",
     "kde-nicu-white", "kde-standard", "kde-tigullio-international",
 ]

@@ -113,6 +113,8 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
     # Before the table is known perspective stretches offsets, so the first pass is lenient; it only feeds registration.
     tol = (0.16 if H is not None else 0.4) * unit
     Hinv = np.linalg.inv(H) if H is not None else None
+    all_centres = np.array([_centre(x.box) for x in sightings], dtype=float).reshape(-1, 2)
+    all_judged = all_centres if Hinv is None else _apply(Hinv, all_centres)
     by_label: dict[str, list[int]] = defaultdict(list)
     for k, s in enumerate(sightings):
         by_label[s.label].append(k)
@@ -126,14 +128,15 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
                 k = parent[k]
             return k
 
-        centres = {k: _centre(sightings[k].box) for k in idx}
-        judged = centres if Hinv is None else {k: tuple(_apply(Hinv, np.array(v))[0]) for k, v in centres.items()}
+        centres = {k: all_centres[k] for k in idx}
+        judged = {k: tuple(all_judged[k]) for k in idx}
         for a in idx:
             for b in idx:
                 if a >= b:
                     continue
                 dx, dy = abs(judged[a][0] - judged[b][0]), abs(judged[a][1] - judged[b][1])
-                if min(math.hypot(dx - ox, dy - abs(oy)) for ox, oy in own_offsets) < tol:
+                if min(math.hypot(dx - ox, dy - abs(oy)) for ox, oy in own_offsets) < tol \
+                        and not _something_between(all_judged, a, b, 0.12 * unit):
                     parent[find(a)] = find(b)
         groups: dict[int, list[int]] = defaultdict(list)
         for k in idx:
@@ -145,6 +148,15 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
             cards.append(SeenCard(label, anchor, max(float(sightings[k].conf) for k in members),
                                   [tuple(map(float, sightings[k].box)) for k in members]))
     return cards
+
+
+def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:
+    """Another index lies inside the rectangle spanned by two indices: so they are not one uncovered card."""
+    lo = np.minimum(pts[a], pts[b]) + margin
+    hi = np.maximum(pts[a], pts[b]) - margin
+    inside = np.all((pts >= lo - np.array([margin * 2, 0]) * (hi[0] <= lo[0])) & (pts <= hi + np.array([margin * 2, 0]) * (hi[0] <= lo[0])), axis=1)
+    inside[[a, b]] = False
+    return bool(inside.any())
 
 
 def _centre(box) -> tuple[float, float]:
@@ -185,15 +197,19 @@ def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
     return [p.first + j * fan for j in range(n)]
 
 
-def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None) -> tuple[np.ndarray, float]:
-    """Homography mapping table coordinates (card widths) to pixels, and the share of cards that fit it."""
+def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None) -> list[tuple[float, np.ndarray]]:
+    """Homographies mapping table coordinates (card widths) to pixels, best first, each with its fit.
+
+    The fit is the share of cards that lie where the layout can hold them,
+    less a small penalty for loose fits (see ``_fit_score``).
+    """
     pl = places(layout, template)
     if not cards or not pl:
-        return np.eye(3), 0.0
+        return [(0.0, np.eye(3))]
     q = np.array([c.anchor for c in cards], dtype=float)
     near_slots = np.array([pt for p in pl for pt in _fan_points(p, 6)], dtype=float)
     candidates = []
-    for s in scale * np.array([0.8, 0.9, 1.0, 1.12, 1.25]):
+    for s in scale * np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25]):
         for deg in range(-30, 31, 6):
             th = math.radians(deg)
             R = s * np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
@@ -206,16 +222,33 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 tt = t[flat == vals[k]].mean(axis=0)
                 H = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                 candidates.append((_fit_score(H, q, pl), int(counts[k]), H))
-    # Periodic layouts (rows of equal spacing) have shifted look-alikes: keep the few that explain
-    # the most cards, refine each to a homography and keep the best.
-    candidates.sort(key=lambda c: (-c[0], -c[1]))
-    best = (-1.0, np.eye(3))
-    for score, _, H in candidates[:16]:
+    # Periodic layouts (rows of equal spacing) have shifted look-alikes, and a similarity transform
+    # fits only part of a layout seen at an angle: refine the alignments that explain the most
+    # cards and those with the most votes, each to a homography, and rank them.
+    by_fit = sorted(candidates, key=lambda c: (-c[0], -c[1]))[:12]
+    by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:8]
+    refined: list[tuple[float, np.ndarray]] = []
+    for _, _, H in by_fit + by_votes:
         H = _refine(H, cards, pl, scale)
-        f = _fit_score(H, q, pl)
-        if f > best[0]:
-            best = (f, H)
-    return best[1], best[0]
+        refined.append((_fit_score(H, q, pl), H))
+    refined.sort(key=lambda c: -c[0])
+    return _distinct(refined, pl, scale)
+
+
+def _distinct(cands: list[tuple[float, np.ndarray]], pl: Sequence[Place], scale: float) -> list[tuple[float, np.ndarray]]:
+    """Drop alignments that put every place where a better one already puts it."""
+    heads = np.array([p.table for p in pl])
+    out: list[tuple[float, np.ndarray]] = []
+    seen: list[np.ndarray] = []
+    for f, H in cands:
+        px = _apply(H, heads)
+        if not np.isfinite(px).all():
+            continue
+        if any(np.median(np.linalg.norm(px - o, axis=1)) < 0.25 * scale for o in seen):
+            continue
+        seen.append(px)
+        out.append((f, H))
+    return out
 
 
 def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
@@ -224,8 +257,7 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
         tab = _apply(np.linalg.inv(H), q)
     except np.linalg.LinAlgError:
         return 0.0
-    owner, along = _locate(tab, pl)
-    ok = _consistent(owner, along, pl)
+    owner, along, ok = _locate(tab, pl)
     # Ties between look-alike alignments (shifted by a fan step or a row) go to the tighter fit:
     # squared places and fan heads close to where the card lies, fans straight.
     firsts = np.array([p.first for p in pl])
@@ -240,8 +272,15 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0)
 
 
-def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:
-    """For each table point: the index of the place holding it (-1 for none) and its distance along the fan."""
+def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:
+    """Cost of putting each table point in each place (inf where it cannot lie) and its distance along the fan.
+
+    A fanned place is an open-ended strip, so in layouts whose strips overlap
+    (rows fanned towards the next row) a card may lie in several. The cost is
+    the distance across the strip plus the distance to the nearest fan step,
+    so a card at the head of the next row fits there better than between two
+    steps of the row above. A squared place a strip runs into takes precedence.
+    """
     heads = np.array([p.table for p in pl])
     fans = np.array([p.area.fan for p in pl], dtype=float)
     flen = np.linalg.norm(fans, axis=1)
@@ -251,13 +290,34 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
     across = np.abs(d[..., 0] * unit[None, :, 1] - d[..., 1] * unit[None, :, 0])
     fanned = flen > 0
     in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < 0.45)
+    fl = np.maximum(flen, 1e-9)[None, :]
+    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
     sq_dist = np.hypot(d[..., 0], d[..., 1] / 1.2)
     in_sq = (~fanned[None, :]) & (sq_dist < 0.5)
-    # A fan's strip is open-ended, so a squared place it runs into takes precedence.
-    cost = np.where(in_sq, sq_dist - 10.0, np.where(in_fan, across, np.inf))
-    owner = np.argmin(cost, axis=1)
-    owner = np.where(np.isfinite(cost[np.arange(len(tab)), owner]), owner, -1)
-    return owner, along[np.arange(len(tab)), np.maximum(owner, 0)]
+    cost = np.where(in_sq, sq_dist - 10.0, np.where(in_fan, across + step_off, np.inf))
+    return cost, along
+
+
+def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each table point: the place holding it (-1 for none), its distance along the fan, and whether it fits.
+
+    Each card goes to its cheapest place; a card that breaks its fan's chain
+    (a long gap from the head) tries its next place, a few rounds.
+    """
+    cost, along = _place_costs(tab, pl)
+    n = len(tab)
+    rows = np.arange(n)
+    for _ in range(4):
+        owner = np.argmin(cost, axis=1) if cost.shape[1] else np.zeros(n, int)
+        owner = np.where(np.isfinite(cost[rows, owner]), owner, -1) if n else owner
+        al = along[rows, np.maximum(owner, 0)] if n else np.zeros(0)
+        ok = _consistent(owner, al, pl)
+        retry = (~ok) & (owner >= 0) & (np.isfinite(cost).sum(axis=1) > 1)
+        if not retry.any():
+            break
+        cost = cost.copy()
+        cost[rows[retry], owner[retry]] = np.inf
+    return owner, al, ok
 
 
 def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
@@ -295,12 +355,21 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
         src, dst = [], []
-        for p in pl:
-            d = np.linalg.norm(tab - p.first, axis=1)
-            k = int(np.argmin(d))
-            if d[k] < 0.45:
+        owner, along, ok = _locate(tab, pl)
+        for k, p in enumerate(pl):
+            idx = np.where((owner == k) & ok)[0]
+            if not len(idx):
+                continue
+            fan = np.array(p.area.fan)
+            if fan.any():
+                # Fans as the layout describes them; where a player fans tighter or looser, RANSAC drops the deep cards.
+                for n, c in enumerate(idx[np.argsort(along[idx])]):
+                    src.append(p.first + n * fan)
+                    dst.append(q[c])
+            else:
+                c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
                 src.append(p.first)
-                dst.append(q[k])
+                dst.append(q[c])
         for c, u in zip(cards, tab):
             if len(c.boxes) < 2:
                 continue
@@ -331,8 +400,7 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[di
     if not cards:
         return piles, stray
     tab = _apply(np.linalg.inv(H), np.array([c.anchor for c in cards]))
-    owner, along = _locate(tab, pl)
-    ok = _consistent(owner, along, pl)
+    owner, along, ok = _locate(tab, pl)
     order = np.argsort(along)
     for k in order:
         c = cards[k]
@@ -418,9 +486,6 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                     if any(s.card is not None and s.card.label == top.label for s in prev_pile):
                         below = [s for s in prev_pile[:-1]]
                 pile = list(below) + [Slot(Card.parse(top.label), True)]
-                if previous is None and below:
-                    doubts.append(Doubt(f"{a.name} {i + 1}: only the top card shows; {len(below)} card(s) beneath are assumed from the deal",
-                                        a.name, i, None, "assumed"))
                 if len(seen) > 1:
                     doubts.append(Doubt(f"{a.name} {i + 1}: {len(seen)} cards seen on a squared pile; kept the top one ({Card.parse(top.label).pretty})",
                                         a.name, i, len(pile) - 1, "conflict"))
@@ -458,10 +523,69 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         s = areas[a][i][j]
         if c < LOW_CONFIDENCE and s.card is not None:
             doubts.append(Doubt(f"{a} {i + 1}, card {j + 1}: index unclear (read as {s.card.pretty}, {c:.0%} sure)", a, i, j, "low-confidence"))
-    # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
-    _balance(game, layout, areas, doubts)
     state = State(game.id, areas, dict(previous.info) if previous is not None else dict(template.info), dict(options))
+    if previous is None:
+        doubts.extend(_fit_depths(game, state, [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]))
+    # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
+    _balance(game, layout, state.areas, doubts)
     return state, conf, doubts
+
+
+DEPTH_SEARCH = 13   # deepest squared pile tried when the game cannot say how deep a pile is
+
+
+def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) -> list[Doubt]:
+    """How many unseen cards lie under each squared top card, where the rules can tell (a 5 on an ace pile has four).
+
+    The game's ``depth_under`` hook answers first. Where it cannot say, and
+    the pile is a foundation (built in an order the rules fix), each depth
+    from 0 to ``DEPTH_SEARCH`` is tried and the one the game's ``validate``
+    objects to least is kept, if it is the only such depth. Otherwise the
+    depth of the deal stands, and a doubt says so.
+    """
+    layout = game.layout(state.options)
+    doubts: list[Doubt] = []
+    search: list[tuple[str, int]] = []
+    for a, i in squared:
+        pile = state.areas[a][i]
+        top = pile[-1]
+        if top.card is None:
+            continue
+        n = game.depth_under(state, Loc(a, i), top.card)
+        if n is not None:
+            state.areas[a][i] = [Slot(None, True)] * n + [top]
+        elif layout[a].kind == "foundation":
+            search.append((a, i))
+        elif len(pile) > 1:
+            doubts.append(Doubt(f"{a} {i + 1}: only the top card shows; {len(pile) - 1} card(s) beneath are assumed from the deal",
+                                a, i, None, "assumed"))
+    if not search:
+        return doubts
+    assumed = {k: state.areas[k[0]][k[1]] for k in search}
+    for a, i in search:                      # judge each pile with the others reduced to their top card
+        state.areas[a][i] = assumed[(a, i)][-1:]
+    chosen: dict[tuple[str, int], int | None] = {}
+    for a, i in search:
+        top = assumed[(a, i)][-1]
+        face = assumed[(a, i)][0].face_up if len(assumed[(a, i)]) > 1 else True
+        scores = []
+        for n in range(DEPTH_SEARCH + 1):
+            state.areas[a][i] = [Slot(None, face)] * n + [top]
+            scores.append(len(game.validate(state)))
+        state.areas[a][i] = [top]
+        best = min(scores)
+        chosen[(a, i)] = scores.index(best) if scores.count(best) == 1 else None
+    for (a, i), n in chosen.items():
+        pile = assumed[(a, i)]
+        if n is None:
+            state.areas[a][i] = pile
+            if len(pile) > 1:
+                doubts.append(Doubt(f"{a} {i + 1}: only the top card shows; {len(pile) - 1} card(s) beneath are assumed from the deal",
+                                    a, i, None, "assumed"))
+        else:
+            face = pile[0].face_up if len(pile) > 1 else True
+            state.areas[a][i] = [Slot(None, face)] * n + [pile[-1]]
+    return doubts
 
 
 def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> None:
@@ -533,9 +657,19 @@ def explain_changes(previous: State, current: State) -> list[Change]:
 
 # ------------------------------------------------------------------- public
 
+AMBIGUITY = 0.02     # alignments whose scores differ by less than this are equally good
+
+
 def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | None = None,
                    image_size: tuple[int, int] | None = None, options: dict | None = None) -> Reading:
-    """Rebuild the state of ``game_id`` from sightings (the photo-free half of ``read_layout``)."""
+    """Rebuild the state of ``game_id`` from sightings (the photo-free half of ``read_layout``).
+
+    Several alignments of the layout may fit the cards about equally well
+    (a periodic grid, a layout seen steeply at an angle). Each of the best is
+    read through to a state, and the rules judge: the state the game's
+    ``validate`` objects to least wins. When two different states are equally
+    good, a doubt says so.
+    """
     game = get_game(game_id)
     options = game.check_options(options if options is not None else (previous.options if previous else {}))
     layout = game.layout(options)
@@ -548,13 +682,49 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                        "only one card index was recognised: photograph the whole layout from above")
     scale = estimate_scale(sightings)
     template = previous if previous is not None else _template(game, options)
-    H, fit = register(group_cards(sightings, scale), layout, scale, template)
-    cards = group_cards(sightings, scale, H)     # again, on the table plane now that it is known
-    H, fit = register(cards, layout, scale, template)
-    if fit < 0.6:
+    pl = places(layout, template)
+    candidates = register(group_cards(sightings, scale), layout, scale, template)
+    best_fit = max(f for f, _ in candidates)
+    tried: list[tuple[float, float, Reading]] = []
+    for fit0, H in candidates[:MAX_ALIGNMENTS]:
+        if fit0 < best_fit - 0.15 or fit0 < 0.5:
+            continue
+        cards = group_cards(sightings, scale, H)     # again, on the table plane now that it is known
+        q = np.array([c.anchor for c in cards])
+        H2 = _refine(H, cards, pl, scale)
+        if _fit_score(H2, q, pl) >= _fit_score(H, q, pl):
+            H = H2
+            cards = group_cards(sightings, scale, H)
+            q = np.array([c.anchor for c in cards])
+        fit = _fit_score(H, q, pl)
+        if fit < 0.6:
+            continue
+        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings)
+        problems = sum(1 for d in r.doubts if d.kind == "impossible")
+        tried.append((fit - 0.05 * min(problems, 5), fit, r))
+    if not tried:
+        n = len(group_cards(sightings, scale))
         return Reading(None, sightings=sightings,
-                       message=f"this does not look like a {game.name} layout: only {fit:.0%} of the {len(cards)} cards seen "
+                       message=f"this does not look like a {game.name} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
                                f"fit its areas. Check the chosen game, and photograph the whole layout.")
+    tried.sort(key=lambda t: -t[0])
+    score, fit, reading = tried[0]
+    rivals = [r for sc, _, r in tried[1:] if sc > score - AMBIGUITY and _visible(r.state) != _visible(reading.state)]
+    if rivals:
+        reading.doubts.insert(0, Doubt(f"the cards fit the {game.name} layout in {len(rivals) + 1} positions equally well; "
+                                       "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
+    return reading
+
+
+MAX_ALIGNMENTS = 4
+
+
+def _visible(state: State) -> dict:
+    return {a: [[s.token() for s in p if s.face_up] for p in ps] for a, ps in state.areas.items()}
+
+
+def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
+                  previous: State | None, image_size: tuple[int, int] | None, sightings: list) -> Reading:
     piles, stray = assign(cards, layout, H)
     in_view = _places_in_view(layout, H, image_size)
     state, conf, doubts = compose(game, options, piles, previous, in_view)

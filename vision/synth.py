@@ -21,6 +21,7 @@ top at every pixel, rendered with the same warps as the image.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,11 +132,16 @@ class Deck:
             elif (im.shape[1], im.shape[0]) != size:
                 im = cv2.resize(im, size, interpolation=cv2.INTER_AREA)
             images[label] = im
+        cache = folder / "index_boxes.json"
+        if cache.is_file():
+            boxes = {k: tuple(v) for k, v in json.loads(cache.read_text()).items()}
+            if len(boxes) == 52:
+                return cls(folder.name, images, boxes)
         boxes: dict[str, tuple[int, int, int, int]] = {}
         for label, im in images.items():
             b = find_index_box(im)
             if b is not None:
-                boxes[label] = b
+                boxes[label] = tuple(int(v) for v in b)
         # Court cards: clip to the extent seen on pip cards (frames can touch the index).
         pips = [boxes[l] for l in boxes if l[:-1] not in ("J", "Q", "K")]
         if pips:
@@ -148,6 +154,11 @@ class Deck:
                     boxes[label] = tuple(int(v) for v in med)
                 else:
                     boxes[label] = (b[0], b[1], min(b[2], mx1), min(b[3], my1))
+        if len(boxes) == 52:
+            try:
+                cache.write_text(json.dumps({k: [int(x) for x in v] for k, v in boxes.items()}))
+            except OSError:
+                pass
         return cls(folder.name, images, boxes)
 
 
@@ -272,12 +283,13 @@ def make_back(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     im[..., :3] = 245
     col = rng.integers(20, 200, 3)
     b = int(0.06 * w)
-    inner = im[b:h - b, b:w - b, :3]
+    inner = np.zeros((h - 2 * b, w - 2 * b, 3), np.uint8)
     inner[:] = col
     step = int(rng.integers(6, 20))
     col2 = np.clip(col + rng.integers(-80, 80, 3), 0, 255)
     for i in range(-h, w, step):
         cv2.line(inner, (i, 0), (i + h, h), tuple(int(c) for c in col2), max(1, step // 4))
+    im[b:h - b, b:w - b, :3] = inner
     return im
 
 
@@ -377,10 +389,15 @@ def render_scene(placements: list[Placement], deck: Deck | dict[int, Deck], came
         _draw_clutter(img, ids, rng)
     # visibility
     for i, c in enumerate(cards):
-        mask = np.zeros((Hh, W), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(c.quad).astype(np.int32), 1)
-        tot = max(1, int(mask.sum()))
-        c.visible = float(((ids == i) & (mask > 0)).sum()) / tot
+        area = _poly_area(c.quad)
+        if area < 1:
+            continue
+        x0, y0 = np.floor(c.quad.min(0)).astype(int)
+        x1, y1 = np.ceil(c.quad.max(0)).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, Hh)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        c.visible = float((ids[y0:y1, x0:x1] == i).sum()) / area
     boxes = []
     for i, label, corner, q in quads:
         x0, y0 = q.min(0)

@@ -26,6 +26,10 @@ State.info:
                    during the deal (they went face down; the player saw them);
     ``counts``     for each position n, how many cards of rank n fell on other
                    piles during the deal (the count of Keeling's tip b);
+    ``down_seen``  the face-down pile as the player saw it built, bottom first:
+                   the card for each one that fell on its own number, null for
+                   each one put down unseen (the pile is turned from the top, so
+                   entry i is still face down while the pile has more than i cards);
     ``returned``   positions whose fan has been put back at least once (with
                    the ``fans_stay_open`` option their cards stay visible).
 """
@@ -152,6 +156,7 @@ class Kings(Game):
         piles: list[list[Slot]] = [[] for _ in range(PILES)]
         facedown: list[Slot] = []
         own: list[list[str]] = [[] for _ in range(PILES)]
+        seen: list[str | None] = []
         counts = [0] * PILES
         pos = 0
         i = 0
@@ -164,6 +169,7 @@ class Kings(Game):
                 # next card goes into the same position (the count resumes there).
                 facedown.append(Slot(c, False))
                 own[pos].append(str(c))
+                seen.append(str(c))
                 continue
             piles[pos].append(Slot(c, True))
             counts[c.rank - 1] += 1
@@ -172,6 +178,7 @@ class Kings(Game):
                 pos = 0
                 if i < n:   # one card face down, unseen, after every twelve face-up cards
                     facedown.append(Slot(rest[i], False))
+                    seen.append(None)
                     i += 1
         areas = {
             LEFT: [[Slot(left[s], True)] for s in SUITS],
@@ -180,7 +187,7 @@ class Kings(Game):
             FAN: [],
             DOWN: [facedown],
         }
-        info = {"fan_from": None, "own_number": own, "counts": counts, "returned": []}
+        info = {"fan_from": None, "own_number": own, "counts": counts, "down_seen": seen, "returned": []}
         return State(self.id, areas, info, dict(options))
 
     # ------------------------------------------------------------- moves
@@ -379,6 +386,14 @@ class Kings(Game):
             pass
         return str(move)
 
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """Cards under ``top`` on a king (the build is fixed); None for the squared piles of the playing area."""
+        if loc.area not in KING_AREAS or not 0 <= loc.index < 4 or top.suit != SUITS[loc.index]:
+            return None
+        if top.rank == 13:
+            return 0
+        return 13 - top.rank if loc.area == LEFT else top.rank
+
     # ------------------------------------------------------- observation
     def observation(self, state: State) -> State:
         """What the player sees: face-down cards hidden, and in a squared pile only the top card.
@@ -484,7 +499,29 @@ class Kings(Game):
                     if counts[i] + len(own[i]) > COPIES:
                         problems.append(f"position {i + 1}: {counts[i]} {_rank_words(i + 1)}s counted on other piles "
                                         f"and {len(own[i])} on their own number make more than {COPIES}")
+        seen = info.get("down_seen")
+        if seen is not None:
+            seen_cards = [_card_or_none(t) for t in seen] if isinstance(seen, list) else None
+            if seen_cards is None or any(t is not None and c is None for t, c in zip(seen, seen_cards)):
+                problems.append("info 'down_seen' must be a list holding a card or null for each face-down card dealt")
+            else:
+                if len(seen) < len(areas[DOWN][0]):
+                    problems.append(f"info 'down_seen' records {len(seen)} face-down cards but the face-down pile holds "
+                                    f"{len(areas[DOWN][0])}; cards are never added to it after the deal")
+                if own is not None:
+                    own_faces = sorted(c.face for x in own for c in map(_card_or_none, x) if c is not None)
+                    if sorted(c.face for c in seen_cards if c is not None) != own_faces:
+                        problems.append("info 'down_seen' and 'own_number' disagree about the cards that fell on their own number")
         return problems
+
+
+def _card_or_none(text) -> Card | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return Card.parse(text)
+    except CardError:
+        return None
 
 
 GAME = Kings()

@@ -261,6 +261,13 @@ def analyse(state: State) -> Analysis:
     return a
 
 
+def over_junior_of(state: State, i: int, j: int) -> Card | None:
+    """The first junior of the card at rubbish ``i`` depth ``j`` that lies beneath it, if any."""
+    pile = state.areas[RUBBISH][i]
+    y = pile[j].card
+    return next((b.card for b in pile[:j] if b.card is not None and y is not None and is_senior(y, b.card)), None)
+
+
 def _obs(ctx: Context) -> State:
     return ctx.game.observation(ctx.state)
 
@@ -284,11 +291,14 @@ def dead_cards(ctx: Context):
             n += 1
             yield Danger(_rubbish_loc(i), j, a.cards[(i, j)].label, "dead", a.why[(i, j)], TILT_RIGHT)
     total = len(a.cards)
-    yield ("dead-cards", {"dead": n, "rubbish": total,
-                          "all_dead": a.all_dead})
+    yield ("dead-cards", {"dead": n, "rubbish": total, "all_dead": a.all_dead})
     if total and a.all_dead:
-        yield (f"every card in the rubbish row ({total}) is dead or relieved: the game can be won "
-               "by playing them in the right order")
+        if s.areas[STOCK][0]:
+            yield (f"so far every card in the rubbish row ({total}) is dead or relieved: none of them "
+                   "holds up another")
+        else:
+            yield (f"every card left in the rubbish row ({total}) is dead or relieved: take care to play "
+                   "them in the right order (see the plan)")
 
 
 @BOOK.rule("danger-cards", f"{SOURCE}, tip 7",
@@ -316,6 +326,14 @@ def danger_cards(ctx: Context):
                 yield Suggestion(str(m), ctx.game.describe(ctx.state, m),
                                  f"the {x.pretty} was a danger card, relieved when its twin fell dead: it must be "
                                  "played before its twin, and it can go now", 35)
+    for (i, j), st in sorted(a.status.items()):
+        if st != "play-first":
+            continue
+        x = a.cards[(i, j)]
+        twin = next(((ti, tj) for (ti, tj), c in a.cards.items() if (ti, tj) != (i, j) and c.face == x.face), None)
+        if twin is not None and twin[1] == len(s.areas[RUBBISH][twin[0]]) - 1:
+            yield (f"do not play the {x.pretty} in rubbish {twin[0] + 1} before the one in rubbish {i + 1}: "
+                   f"that one lies on the {over_junior_of(s, i, j).pretty} and must go first")
     fatal = [(i, j) for (i, j), st in a.status.items() if st == "blocked"]
     if fatal:
         i, j = min(fatal)
@@ -438,7 +456,7 @@ def play_order(ctx: Context):
     s = _obs(ctx)
     if solver.solvable_now(s) is not None:
         return
-    sol = solver.solve(s)
+    sol = solver.solve(s, seconds=1.0)
     if sol.verdict == "yes":
         plan = [str(m) for m in sol.plan]
         if plan:

@@ -30,7 +30,7 @@ from ..games.interregnum import GAME, PACKET, ROW
 
 BOOK = TipBook("interregnum")
 SOURCE = "Whitmore Jones, Interregnum Patience: when to build and when to hold back"
-NODE_LIMIT = 40_000
+NODE_LIMIT = 6_000
 
 
 class _Planner:
@@ -51,6 +51,7 @@ class _Planner:
                     self.base[-1] = rank_add(self.base[-1], -self.start[j])
         self.memo: dict = {}
         self.nodes = 0
+        self.cut = False
 
     def need(self, lens) -> list[int | None]:
         return [None if (self.base[j] is None or lens[j] >= PACKET) else rank_add(self.base[j], lens[j])
@@ -86,25 +87,33 @@ class _Planner:
         return total
 
     def best(self, heights: tuple, lens: tuple) -> tuple[tuple, list]:
-        """((cards built, -leftover), plan) from this position."""
+        """((cards built, -leftover), plan) from this position: exhaustive within NODE_LIMIT positions,
+        then the greedy order (first build found) from wherever the limit was reached."""
         key = (heights, lens)
         if key in self.memo:
             return self.memo[key]
         self.nodes += 1
-        moves = self.builds(heights, lens) if self.nodes < NODE_LIMIT else []
+        moves = self.builds(heights, lens)
         if not moves:
             result = ((0, -self.leftover(heights, lens)), [])
+        elif self.nodes >= NODE_LIMIT:
+            self.cut = True
+            i, j = moves[0]
+            (n, lo), plan = self.best(*self._after(heights, lens, i, j))
+            result = ((n + 1, lo), [(i, j)] + plan)
         else:
             result = None
             for i, j in moves:
-                h2 = heights[:i] + (heights[i] - 1,) + heights[i + 1:]
-                l2 = lens[:j] + (lens[j] + 1,) + lens[j + 1:]
-                (n, lo), plan = self.best(h2, l2)
+                (n, lo), plan = self.best(*self._after(heights, lens, i, j))
                 cand = ((n + 1, lo), [(i, j)] + plan)
                 if result is None or cand[0] > result[0]:
                     result = cand
         self.memo[key] = result
         return result
+
+    @staticmethod
+    def _after(heights: tuple, lens: tuple, i: int, j: int) -> tuple[tuple, tuple]:
+        return heights[:i] + (heights[i] - 1,) + heights[i + 1:], lens[:j] + (lens[j] + 1,) + lens[j + 1:]
 
     def root(self):
         return tuple(len(p) for p in self.bottom), tuple(self.start)
@@ -117,11 +126,9 @@ def plan_builds(state) -> dict:
     (n, lo), plan = p.best(heights, lens)
     first = {}
     for i, j in p.builds(heights, lens):
-        h2 = heights[:i] + (heights[i] - 1,) + heights[i + 1:]
-        l2 = lens[:j] + (lens[j] + 1,) + lens[j + 1:]
-        (m, lo2), _ = p.best(h2, l2)
+        (m, lo2), _ = p.best(*p._after(heights, lens, i, j))
         first[(i, j)] = (m + 1, lo2)
-    return {"built": n, "leftover": -lo, "plan": plan, "first": first, "exhaustive": p.nodes < NODE_LIMIT}
+    return {"built": n, "leftover": -lo, "plan": plan, "first": first, "exhaustive": not p.cut}
 
 
 def _move(i: int, j: int) -> Move:

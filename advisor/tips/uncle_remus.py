@@ -6,10 +6,10 @@ only at what the player can see (face-up cards), so they work on states read
 from the camera with unknown cards.
 
 Scores (only their order matters):
-    44-49  a short fiddle that puts a book aside or turns up a face-down card (tips 5-7)
+    42-50  a short fiddle that puts a book aside or turns up a face-down card (tips 5-7)
     34-39  a short fiddle that makes another space (tip 5)
     30-33  same-suit joins (tip 4)
-    19-20  which card or set to move into a space (tip 8)
+    <20    which card or set to move into a space (tip 8)
     15-17  king / space placement for the last four-card deal (tip 13)
     5      deal: nothing advantageous is left in this session
 
@@ -51,7 +51,6 @@ class _Book(TipBook):
 
 BOOK = _Book("uncle-remus")
 SOURCE = "Keeling, Uncle Remus"
-LAST_DEAL_COLUMNS = 4          # the four cards left after five deals of ten go on columns 1-4
 
 
 def _cols(ctx: Context) -> list[list[Slot]]:

@@ -73,6 +73,7 @@ def independent_counting_deal(cards: list[Card]):
     """The counting deal written out again from the text, for comparison."""
     piles = {n: [] for n in range(1, 13)}
     face_down = []
+    as_seen = []        # what the player saw going face down: the card, or None when put down unseen
     fell_own = {n: [] for n in range(1, 13)}
     queue = [c for c in cards if c.rank != 13]
     counted = 1
@@ -81,6 +82,7 @@ def independent_counting_deal(cards: list[Card]):
         card = queue.pop(0)
         if card.rank == counted:
             face_down.append(card)
+            as_seen.append(str(card))
             fell_own[counted].append(card)
             continue
         piles[counted].append(card)
@@ -91,7 +93,8 @@ def independent_counting_deal(cards: list[Card]):
             counted = 1
             if queue:
                 face_down.append(queue.pop(0))
-    return piles, face_down, fell_own
+                as_seen.append(None)
+    return piles, face_down, fell_own, as_seen
 
 
 def labels(pile) -> list[str]:
@@ -143,13 +146,14 @@ def test_fact_deal_size_and_deal_matches_the_counting_rule_written_again():
         s = G.new(seed)
         deck = full_deck(2)
         random.Random(seed).shuffle(deck)
-        piles, face_down, fell_own = independent_counting_deal(deck)
+        piles, face_down, fell_own, as_seen = independent_counting_deal(deck)
         assert len(deck) - f["kings"] == f["dealt"] == sum(len(p) for p in piles.values()) + len(face_down)
         for n in range(1, 13):
             assert [s_.card for s_ in s.areas["pile"][n - 1]] == piles[n]
             assert all(s_.face_up for s_ in s.areas["pile"][n - 1])
             assert s.info["own_number"][n - 1] == [str(c) for c in fell_own[n]]
         assert [x.card for x in s.areas["face-down"][0]] == face_down
+        assert s.info["down_seen"] == as_seen
         assert not any(x.face_up for x in s.areas["face-down"][0])
 
 
@@ -193,7 +197,7 @@ def match_free_order() -> list[Card]:
 
 def test_without_matches_seven_rounds_then_five_cards_and_no_unseen_card_at_the_end():
     deck = match_free_order()
-    piles, face_down, fell_own = independent_counting_deal(deck)
+    piles, face_down, fell_own, as_seen = independent_counting_deal(deck)
     assert not any(fell_own.values())
     s = G.deal(FixedOrder([c.label for c in deck]), G.check_options({}))
     assert len(s.areas["face-down"][0]) == 7 == 96 // 13
@@ -452,6 +456,9 @@ def test_random_playouts_end_with_no_face_down_cards_or_a_win():
     (lambda d: d["info"].__setitem__("own_number", [["5h"]] + [[]] * 11), "belongs to position 5"),
     (lambda d: d["info"].__setitem__("counts", [9] * 12), "from 0 to 8"),
     (lambda d: d["info"].__setitem__("returned", "all"), "list of pile numbers"),
+    (lambda d: d["info"].__setitem__("down_seen", ["zz"]), "a card or null"),
+    (lambda d: d["info"].__setitem__("down_seen", [None]), "never added to it"),
+    (lambda d: d["info"]["down_seen"].append("5s"), "disagree"),
     (lambda d: d["options"].__setitem__("fans_stay_open", "yes"), "fans_stay_open"),
 ])
 def test_impossible_states_are_named(edit, words):
@@ -471,3 +478,12 @@ def test_bad_move_text_is_a_clear_error():
     for text in ("pile>left-kings1", "zz3>left-kings1", "f1>left-kings1", "9x>left-kings1"):
         with pytest.raises(MoveError):
             G.parse_move(s, text)
+
+
+def test_depth_under_a_king_pile_follows_from_its_top_card():
+    s = make({}, left={"h": 4}, right={"c": 6})
+    for area, k in (("left-kings", 1), ("right-kings", 3), ("left-kings", 0)):
+        pile = s.areas[area][k]
+        assert G.depth_under(s, G.parse_move(s, f"pile1>{area}{k + 1}").dst, pile[-1].card) == len(pile) - 1
+    assert G.depth_under(s, G.parse_move(s, "pile1>left-kings1").src, Card.parse("5h")) is None
+    assert G.depth_under(s, G.parse_move(s, "pile1>left-kings1").dst, Card.parse("5h")) is None, "wrong suit for row 1"

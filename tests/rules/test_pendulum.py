@@ -1,0 +1,332 @@
+"""Pendulum (Patience Games, Kellscraft Studio web edition): rules tests from the text."""
+from __future__ import annotations
+
+import pytest
+
+from advisor.cards import Card, full_deck, interval_sequence, parse_rank
+from advisor.catalogue import fact
+from advisor.engine import Board, Loc, Move, MoveError, State, StateError, get_game
+from advisor.games.pendulum import FOUNDATIONS, ROWS, building_order, rank_choices
+
+GID = "pendulum"
+G = get_game(GID)
+ACES = {"left-aces": [["As"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]]}
+
+
+def grid(rows: dict, aces: dict | None = None, info: dict | None = None, options: dict | None = None) -> State:
+    """A hand-built state. ``rows`` maps a row name to its 8 places: a card token, a list of tokens
+    (a packet, bottom first), or None for a gap. Rows not given are empty."""
+    areas = dict(aces or ACES)
+    for name in ROWS:
+        places = rows.get(name, [None] * 8)
+        assert len(places) == 8
+        areas[name] = [[] if p is None else ([p] if isinstance(p, str) else list(p)) for p in places]
+    data = {"game": GID, "areas": areas, "info": info or {"phase": "choose"}}
+    if options:
+        data["options"] = options
+    return State.from_json(data)
+
+
+def playing(direction="up", interval=1, **extra):
+    return {"phase": "play", "direction": direction, "interval": interval, "next_swing": "right",
+            "idle_swings": 0, **extra}
+
+
+def ranks(labels):
+    return [parse_rank(x) for x in labels]
+
+
+# ------------------------------------------------------------------ the source's facts
+
+@pytest.mark.parametrize("name", ["down-by-twos", "up-by-threes"])
+def test_worked_building_orders(name):
+    f = fact(GID, name)["data"]
+    step = f["interval"] if f["direction"] == "up" else -f["interval"]
+    assert ranks(f["order"]) == interval_sequence(1, step)
+    assert ranks(f["order"]) == building_order(f["direction"], f["interval"])
+    assert len(set(ranks(f["order"]))) == 13
+    assert ranks([f["crowning"]]) == ranks(f["order"][-1:])
+
+
+@pytest.mark.parametrize("name", ["down-by-twos", "up-by-threes"])
+def test_only_the_crowning_card_fills_a_top_row_gap(name):
+    f = fact(GID, name)["data"]
+    crown = f["crowning"]
+    other = f["order"][5]                    # some card that is not the crowning one
+    top = ["9h", None, "9s", "9d", "9c", "Jh", "Jd", "Js"]
+    if crown in ("9", "J") or other in ("9", "J"):
+        top = ["8h", None, "8s", "8d", "8c", "6h", "6d", "6s"]
+    s = grid({"top": top, "second": [f"{crown}c", f"{other}c", None, None, None, None, None, None]},
+             info=playing(f["direction"], f["interval"]))
+    assert G.why_illegal(s, Move.cards(Loc("second", 0), Loc("top", 1))) is None
+    reason = G.why_illegal(s, Move.cards(Loc("second", 1), Loc("top", 1)))
+    assert reason and "only the crowning card" in reason and crown in reason
+
+
+def test_straight_orders_crown_with_king_and_two():
+    f = fact(GID, "straight-crowning")["data"]
+    assert building_order("up", 1)[-1] == parse_rank(f["up_1"])
+    assert building_order("down", 1)[-1] == parse_rank(f["down_1"])
+    for (d, crown, wrong) in (("up", f["up_1"], f["down_1"]), ("down", f["down_1"], f["up_1"])):
+        s = grid({"top": [None, "9h", "9s", "9d", "9c", "6h", "6d", "6s"],
+                  "second": [f"{crown}c", f"{wrong}c", None, None, None, None, None, None]},
+                 info=playing(d, 1))
+        legal = {str(m) for m in G.legal_moves(s)}
+        assert "second1>top1" in legal and "second2>top1" not in legal
+
+
+def test_layout_fact():
+    f = fact(GID, "layout")["data"]
+    layout = G.layout({})
+    rows = [a for a in layout.areas if a.kind == "row"]
+    assert len(rows) == f["rows"] and all(a.count == f["per_row"] for a in rows)
+    top = layout["top"]
+    xs = lambda area, n: [round(layout[area].position(i)[0], 6) for i in range(n)]
+    assert xs("left-aces", 2) == [round(top.position(c - 1)[0], 6) for c in f["left_aces_over"]]
+    assert xs("right-aces", 2) == [round(top.position(c - 1)[0], 6) for c in f["right_aces_over"]]
+    # rows lie one below the other, towards the player
+    ys = [a.origin[1] for a in rows]
+    assert ys == sorted(ys) and layout["left-aces"].origin[1] < ys[0]
+
+
+def test_vertical_move_fact():
+    f = fact(GID, "vertical-move")["data"]
+    nine, ten, jack = f["moving"], f["above"], f["then_onto"]
+    s = grid({"top": ["2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"],
+              "second": ["2h", ten, "4h", "5h", "6h", "7h", "8h", "9h"],
+              "third": ["2d", nine, jack, None, None, None, None, None]},
+             info=playing(f["direction"], f["interval"]))
+    b = Board(s)
+    assert b.why_illegal("third2>second2") is None         # up on the 10 it covers
+    b.push("third2>second2")
+    assert b.why_illegal("second2x2>third3") is None        # the 10, with the 9, on the exposed jack
+    b.push("second2x2>third3")
+    assert [x.card.label for x in b.state.areas["third"][2]] == [jack, ten, nine]
+    # the vertical move is only onto the card just above
+    s2 = grid({"top": ["2s", ten, "4s", "5s", "6s", "7s", "8s", "9s"],
+               "second": ["2h", "4h", "5h", "6h", "7h", "8h", "9h", "10h"],
+               "third": ["2d", nine, None, None, None, None, None, None]}, info=playing())
+    assert "covered by" in G.why_illegal(s2, Move.cards(Loc("third", 1), Loc("top", 1)))
+
+
+def test_choosing_example_ranks_down_by_twos_first():
+    """The source's example of choosing: only its two lowest rows are shown; ours add upper rows that
+    free nothing. Building down by twos releases five cards, one of them after the rows move up."""
+    f = fact(GID, "choosing-example")["data"]
+    low = {"fourth": ["7s", "3h", "10d", "10h", "6c", "Qs", "7d", "4c"],
+           "fifth": ["10c", "Qh", "7h", "9d", "Jh", "4s", "5h", "9c"],
+           "sixth": ["Qc", "9s", "Qd", "8h", "5d", "Js", "6s", "8c"]}
+    used = {c for r in low.values() for c in r}
+    rest = [c.label for c in full_deck(1) if c.rank != 1 and c.label not in used]
+    rows = {name: rest[i * 8:(i + 1) * 8] for i, name in enumerate(ROWS[:3])} | low
+    s = grid(rows)
+    ranked = rank_choices(s)
+    assert len(ranked) == 24 and len({r["move"] for r in ranked}) == 24
+    best = ranked[0]
+    assert {best["move"], best["same_as"]} == {f"choose {f['best']}", "choose up 11"}
+    assert ranked[1]["move"] == best["same_as"]
+    assert best["frees"] == f["released"]
+    assert all(r["frees"] < f["released"] for r in ranked[2:])
+    assert sorted(best["bottom_cards"]) == sorted(Card.parse(c).pretty for c in f["lowest_row"] + f["then"][1:])
+    # the queen of hearts needs the swing: before any swing only four go out
+    assert best["at_once"] == f["released"] - len(f["after_swing"])
+    b = Board(s)
+    b.push("choose down 2")
+    for _ in range(4):
+        out = [m for m in b.legal_moves if m.dst is not None and m.dst.area.endswith("aces")]
+        b.push(out[0])
+    on_aces = {x.card.label for f_ in FOUNDATIONS for x in b.state.pile(f_)}
+    assert set(f["lowest_row"] + f["then"]) <= on_aces and f["waiting"] not in on_aces
+    assert f["after_swing"][0] not in on_aces
+
+
+# ------------------------------------------------------------------ the deal and the choice
+
+def test_deal():
+    s = G.new(4)
+    aces = [s.pile(f)[0].card for f in FOUNDATIONS]
+    assert sorted(c.suit for c in aces) == sorted("shdc") and all(c.rank == 1 for c in aces)
+    assert all(len(s.areas[r]) == 8 and all(len(p) == 1 for p in s.areas[r]) for r in ROWS)
+    assert s.info == {"phase": "choose"}
+
+
+def test_the_choice_comes_first_and_holds():
+    b = Board(G.new(4))
+    legal = [str(m) for m in b.legal_moves]
+    assert legal == [f"choose {d} {k}" for d in ("up", "down") for k in range(1, 13)]
+    assert "choose" in b.why_illegal("sixth1>fifth2")
+    assert b.why_illegal("choose up 13") is not None and b.why_illegal("choose sideways 2") is not None
+    b.push("choose down 2")
+    assert b.state.info["direction"] == "down" and b.state.info["interval"] == 2
+    assert "holds for the whole game" in b.why_illegal("choose up 1")
+    assert not any(m.action == "choose" for m in b.legal_moves)
+
+
+def test_choice_twins_play_alike():
+    s = G.new(6)
+    a, b = s.copy(), s.copy()
+    G.apply(a, Move.act("choose", "up", 11))
+    G.apply(b, Move.act("choose", "down", 2))
+    assert G.legal_moves(a) == G.legal_moves(b)
+
+
+# ------------------------------------------------------------------ play
+
+def test_covered_cards_do_not_move():
+    s = grid({"top": ["9s", "3s", "4s", "5s", "6s", "7s", "8s", "Ks"],
+              "second": ["2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h"],
+              "third": ["2s", None, None, None, None, None, None, None]}, info=playing())
+    reason = G.why_illegal(s, Move.cards(Loc("second", 0), Loc("left-aces", 1)))
+    assert reason and "third 1 lies below" in reason
+    assert G.why_illegal(s, Move.cards(Loc("third", 0), Loc("left-aces", 0))) is None
+
+
+def test_packing_goes_the_reverse_way_in_suit():
+    rows = {"top": ["Ks", "3s", "4s", "5s", "6s", "7s", "8s", "Kd"],
+            "second": ["10h", "9h", "8h", "10s", "6h", "7h", "Qh", "Jh"]}
+    s = grid(rows, info=playing("up", 1))
+    assert G.why_illegal(s, Move.cards(Loc("second", 1), Loc("second", 0))) is None     # 9h on 10h
+    reason = G.why_illegal(s, Move.cards(Loc("second", 1), Loc("second", 3)))           # 9h on 10s
+    assert reason and "9♠" in reason and "in suit" in reason
+    assert G.why_illegal(s, Move.cards(Loc("second", 0), Loc("second", 1))) is not None  # 10 on 9: wrong way
+    any_suit = grid(rows, info=playing("up", 1), options={"packing": "any"})
+    assert G.why_illegal(any_suit, Move.cards(Loc("second", 1), Loc("second", 3))) is None
+    # building down by twos on the aces, packing goes up by twos: an 8 on a 6, not a 4
+    down = grid(rows | {"second": ["6h", "8h", "4h", "10s", "Qh", "7h", "9h", "Jh"]}, info=playing("down", 2))
+    assert G.why_illegal(down, Move.cards(Loc("second", 1), Loc("second", 0))) is None
+    assert G.why_illegal(down, Move.cards(Loc("second", 2), Loc("second", 0))) is not None
+    # wrapping: down by twos, on the 2 goes the king (2, K, J ... run the other way round)
+    wrap = grid(rows | {"second": ["2h", "Kh", "4h", "10s", "Qh", "7h", "9h", "Jh"]}, info=playing("down", 2))
+    assert G.why_illegal(wrap, Move.cards(Loc("second", 0), Loc("second", 1))) is None
+
+
+def test_a_packet_moves_whole_and_only_its_top_card_goes_out():
+    s = grid({"top": ["Ks", "3s", "4s", "5s", "6s", "7s", "8s", "Kd"],
+              "second": [["10h", "9h"], "Jh", "2h", None, None, None, None, None]},
+             aces={"left-aces": [["As"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]]}, info=playing())
+    reason = G.why_illegal(s, Move.cards(Loc("second", 0), Loc("second", 1), 1))
+    assert reason and "moves whole" in reason and "second1x2>second2" in reason
+    assert G.why_illegal(s, Move.cards(Loc("second", 0), Loc("second", 1), 2)) is None
+    assert G.why_illegal(s, Move.cards(Loc("second", 2), Loc("left-aces", 1))) is None
+    assert "one at a time" in G.why_illegal(s, Move.cards(Loc("second", 0), Loc("left-aces", 1), 2))
+
+
+def test_building_on_the_aces_in_suit_and_order():
+    s = grid({"top": ["Ks", "3s", "4s", "5s", "6s", "7s", "8s", "Kd"],
+              "second": ["2h", "3h", "2s", None, None, None, None, None]},
+             aces={"left-aces": [["As"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]]}, info=playing())
+    legal = {str(m) for m in G.legal_moves(s)}
+    assert {"second1>left-aces2", "second3>left-aces1"} <= legal
+    reason = G.why_illegal(s, Move.cards(Loc("second", 1), Loc("left-aces", 2 - 1)))
+    assert reason and "2♥" in reason and "3♥" in reason
+    assert "cards built on the aces stay there" == G.why_illegal(
+        s, Move.cards(Loc("left-aces", 0), Loc("second", 3)))
+
+
+def test_corner_cards_are_privileged():
+    rows = {"top": ["10s", "3h", "4h", "5h", "Jd", "7h", "8h", "6c"],
+            "second": ["2c", "9c", "4c", "5c", "6d", "7c", "8c", "9d"],
+            "third": ["9s", "10d", "5c", "Qc", None, None, None, None]}
+    rows["third"][2] = "3c"
+    s = grid(rows, info=playing())
+    # the 9s and the 5c (third row) may go on the covered corner cards 10s and 6c
+    assert G.why_illegal(s, Move.cards(Loc("third", 0), Loc("top", 0))) is None
+    assert G.why_illegal(s, Move.cards(Loc("third", 1), Loc("top", 4))) is not None   # Jd: not a corner, covered
+    assert "covered by" in G.why_illegal(s, Move.cards(Loc("third", 1), Loc("top", 4)))
+    # but a covered corner card cannot itself move
+    assert "not exposed" in G.why_illegal(s, Move.cards(Loc("top", 7), Loc("third", 3)))
+
+
+def test_gaps():
+    s = grid({"top": [None, "3s", "4s", "5s", "6s", "7s", "8s", "Kd"],
+              "second": [None, "Qc", "Kh", "Ks", None, None, None, None],
+              "third": [None, "9s", None, None, None, None, None, None]}, info=playing())
+    assert "never filled" in G.why_illegal(s, Move.cards(Loc("third", 1), Loc("second", 0)))
+    assert G.why_illegal(s, Move.cards(Loc("second", 2), Loc("top", 0))) is None
+    assert "gains nothing" in G.why_illegal(s, Move.cards(Loc("top", 7), Loc("top", 0)))
+
+
+def test_swing_only_when_blocked_and_alternating():
+    blocked = {"top": ["Qs", "Js", "10s", "9s", "8s", "7s", "6s", "5s"],
+               "second": ["Qh", None, "Jh", None, "10h", None, None, "9h"],
+               "third": [None, "Qd", None, None, "Jd", "10d", None, None]}
+    s = grid(blocked, info=playing())
+    b = Board(s)
+    assert [str(m) for m in b.legal_moves] == ["swing right"]
+    assert "to the right" in b.why_illegal("swing left")
+    b.push("swing right")
+    second = [p[0].card.label if p else None for p in b.state.areas["second"]]
+    third = [p[0].card.label if p else None for p in b.state.areas["third"]]
+    assert second == [None, None, None, None, "Qh", "Jh", "10h", "9h"]
+    assert third == [None, None, None, None, None, "Qd", "Jd", "10d"]
+    assert [p[0].card.label for p in b.state.areas["top"]] == blocked["top"]     # the top row never moves
+    assert b.state.info["next_swing"] == "left"
+    # nothing moves after that swing either: swing left, then the game is over
+    assert [str(m) for m in b.legal_moves] == ["swing left"]
+    b.push("swing left")
+    assert [p[0].card.label if p else None for p in b.state.areas["second"]] == ["Qh", "Jh", "10h", "9h"] + [None] * 4
+    assert b.legal_moves == [] and b.status() == "stuck"
+    assert "blocked" in b.why_illegal("swing right")
+
+
+def test_swing_refused_while_a_card_can_move_and_a_move_resets_the_count():
+    s = grid({"top": ["Qs", "Js", "10s", "9s", "8s", "7s", "6s", "5s"],
+              "second": ["2h", None, "Jh", None, None, None, None, None],
+              "third": [None, "Qd", None, None, None, None, None, None]}, info=playing(idle_swings=1))
+    b = Board(s)
+    reason = b.why_illegal("swing right")
+    assert reason and "second1>left-aces2" in reason
+    b.push("second1>left-aces2")
+    assert b.state.info["idle_swings"] == 0
+
+
+def test_nearly_won_and_won():
+    def run(suit, top):
+        return [f"{r}{suit}" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][:top]]
+    aces = {"left-aces": [run("s", 13), run("h", 13)], "right-aces": [run("d", 13), run("c", 12)]}
+    s = grid({"top": [None] * 7 + ["Kc"]}, aces=aces, info=playing())
+    b = Board(s)
+    assert [str(m) for m in b.legal_moves] == ["top8>right-aces2"]
+    b.push("top8>right-aces2")
+    assert b.status() == "won" and b.legal_moves == []
+
+
+# ------------------------------------------------------------------ bad input and partial observations
+
+def test_unknown_cards_do_not_crash():
+    s = State.from_json({"game": GID, "info": playing(), "areas": {
+        **ACES, "top": [["?"], ["3s"], ["4s"], ["5s"], ["6s"], ["7s"], ["8s"], ["9s"]],
+        "second": [["2h"], ["?"], [], [], [], [], [], []]}})
+    moves = {str(m) for m in G.legal_moves(s)}
+    assert "second1>left-aces2" in moves
+    assert "not known" in G.why_illegal(s, Move.cards(Loc("second", 1), Loc("left-aces", 0)))
+
+
+@pytest.mark.parametrize("info, areas, words", [
+    ({"phase": "play", "direction": "up"}, {}, "interval"),
+    ({"phase": "later"}, {}, "phase"),
+    (None, {"left-aces": [["As", "2s"], ["Ah"]]}, "before the building order was chosen"),
+    ({"phase": "play", "direction": "up", "interval": 2, "next_swing": "right", "idle_swings": 0},
+     {"left-aces": [["As", "2s"], ["Ah"]]}, "should be 3♠"),
+    (None, {"left-aces": [["As"], ["As"]]}, "A♠"),
+    (None, {"left-aces": [["2s"], ["Ah"]]}, "starts with an ace"),
+    (None, {"top": [["~5c"], [], [], [], [], [], [], []]}, "face up"),
+    ({"phase": "play", "direction": "up", "interval": 1, "next_swing": "right", "idle_swings": 0},
+     {"top": [["5c", "4h"], [], [], [], [], [], [], []]}, "cannot lie on"),
+])
+def test_impossible_states_are_named(info, areas, words):
+    data = {"game": GID, "areas": {**ACES, **areas}}
+    if info is not None:
+        data["info"] = info
+    with pytest.raises(StateError, match=words):
+        State.from_json(data)
+
+
+def test_bad_moves_are_named():
+    b = Board(G.new(3))
+    with pytest.raises(MoveError):
+        b.parse("row3>top1")
+    b.push("choose up 1")
+    assert "no sixth 9" in b.why_illegal(Move.cards(Loc("sixth", 8), Loc("top", 0)))
+    assert "'fly'" in b.why_illegal(Move.act("fly"))
+    assert "swing" in b.why_illegal(Move.act("swing", "up"))
