@@ -138,6 +138,8 @@ class Area:
     face: str = "up"          # up, down or mixed
     on_table: bool = True     # False for cards put aside out of view (discards, stock in hand)
     note: str = ""
+    wrap: int = 0             # piles per line when an area is a grid (Kings: four rows of three); 0 = one line
+    wrap_step: tuple[float, float] = (0.0, 0.0)   # offset from one line of the grid to the next
 
     KINDS = frozenset("column row fan pile key foundation rubbish stock facedown discard reserve cell".split())
 
@@ -148,13 +150,16 @@ class Area:
             raise ValueError(f"area kind {self.kind!r} unknown")
 
     def position(self, pile: int, card: int = 0) -> tuple[float, float]:
-        return (self.origin[0] + pile * self.step[0] + card * self.fan[0],
-                self.origin[1] + pile * self.step[1] + card * self.fan[1])
+        """Top-left corner of card ``card`` of pile ``pile``, in card widths."""
+        line, col = divmod(pile, self.wrap) if self.wrap else (0, pile)
+        return (self.origin[0] + col * self.step[0] + line * self.wrap_step[0] + card * self.fan[0],
+                self.origin[1] + col * self.step[1] + line * self.wrap_step[1] + card * self.fan[1])
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "count": self.count,
                 "origin": list(self.origin), "step": list(self.step), "fan": list(self.fan),
-                "face": self.face, "on_table": self.on_table, "note": self.note}
+                "face": self.face, "on_table": self.on_table, "note": self.note,
+                "wrap": self.wrap, "wrap_step": list(self.wrap_step)}
 
 
 CARD_ASPECT = 1.4

@@ -111,17 +111,21 @@ def write_dataset_yaml(work: Path) -> Path:
 
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
-          fraction: float = 1.0):
+          hours: float | None = None):
+    """Train from a config yaml (random init).  ``hours`` bounds the wall time:
+    ultralytics then fits the epochs (and the LR schedule) into that budget."""
     from ultralytics import YOLO
     model = YOLO(model_cfg)  # a config yaml: random init, no download
-    proj = work / "runs"
-    model.train(data=str(work / "dataset.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-                workers=workers, project=str(proj), name=name, exist_ok=True, plots=False, amp=False,
-                pretrained=False, val=True, verbose=True, seed=0, deterministic=False,
-                fliplr=0.0, flipud=0.0, mosaic=0.5, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
-                translate=0.1, close_mosaic=max(1, epochs // 4), patience=100, cache=False,
-                fraction=fraction, warmup_epochs=min(1.0, epochs / 10))
-    return proj / name / "weights" / "best.pt"
+    proj = (work / "runs").resolve()
+    kw = dict(time=hours) if hours else {}
+    model.train(data=str((work / "dataset.yaml").resolve()), epochs=epochs, imgsz=imgsz, batch=batch,
+                device="cpu", workers=workers, project=str(proj), name=name, exist_ok=True, plots=False,
+                amp=False, pretrained=False, val=False, verbose=True, seed=0, deterministic=False,
+                optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
+                fliplr=0.0, flipud=0.0, mosaic=0.7, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
+                translate=0.1, close_mosaic=1, patience=1000, cache=False, **kw)
+    w = proj / name / "weights"
+    return w / "best.pt" if (w / "best.pt").is_file() else w / "last.pt"
 
 
 def export_onnx(pt: Path, imgsz: int) -> Path:
@@ -148,7 +152,8 @@ def main(argv=None) -> int:
     ap.add_argument("--val-images", type=int, default=150)
     ap.add_argument("--size", type=int, default=640, help="scene (tile) size in px")
     ap.add_argument("--imgsz", type=int, default=640)
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=30, help="upper bound; --hours usually decides")
+    ap.add_argument("--hours", type=float, default=None, help="training wall-time budget (ultralytics time=)")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -173,7 +178,7 @@ def main(argv=None) -> int:
     (work / "names.txt").write_text("\n".join(LABELS) + "\n")
     log("training")
     t = time.time()
-    best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name)
+    best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name, None if a.smoke else a.hours)
     train_s = time.time() - t
     log(f"trained in {train_s:.0f}s: {best}")
     onnx = export_onnx(best, a.imgsz)
@@ -181,7 +186,7 @@ def main(argv=None) -> int:
     shutil.copy(onnx, out / f"{a.name}.onnx")
     log(f"exported {out / (a.name + '.onnx')}")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks, "heldout_decks": held,
-               "images": a.images, "epochs": a.epochs, "imgsz": a.imgsz, "model": a.model,
+               "images": a.images, "epochs": a.epochs, "hours": a.hours, "imgsz": a.imgsz, "model": a.model,
                "train_seconds": round(train_s)}
     if not a.skip_eval:
         onnx_path = out / f"{a.name}.onnx"

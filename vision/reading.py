@@ -334,7 +334,7 @@ def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np
         start = 0.45 + (MAX_HIDDEN * fan if pl[k].area.face != "up" else 0.0)
         for n, c in enumerate(order):
             gap = along[c] - prev
-            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.7, 3.2 * fan)):
+            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, 2.5 * fan)):
                 ok[order[n:]] = False
                 break
             prev = along[c]
@@ -562,17 +562,23 @@ def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) ->
     if not search:
         return doubts
     assumed = {k: state.areas[k[0]][k[1]] for k in search}
-    for a, i in search:                      # judge each pile with the others reduced to their top card
-        state.areas[a][i] = assumed[(a, i)][-1:]
+    # Judge each pile in a trial state where the other searched piles show only their top card and
+    # the fanned areas are empty, so that deck-wide counts cannot mask what the pile itself breaks.
+    trial = state.copy()
+    for a in layout.areas:
+        if a.fan != (0.0, 0.0):
+            trial.areas[a.name] = [[] for _ in trial.areas[a.name]]
+    for a, i in search:
+        trial.areas[a][i] = assumed[(a, i)][-1:]
     chosen: dict[tuple[str, int], int | None] = {}
     for a, i in search:
         top = assumed[(a, i)][-1]
         face = assumed[(a, i)][0].face_up if len(assumed[(a, i)]) > 1 else True
         scores = []
         for n in range(DEPTH_SEARCH + 1):
-            state.areas[a][i] = [Slot(None, face)] * n + [top]
-            scores.append(len(game.validate(state)))
-        state.areas[a][i] = [top]
+            trial.areas[a][i] = [Slot(None, face)] * n + [top]
+            scores.append(len(game.validate(trial)))
+        trial.areas[a][i] = [top]
         best = min(scores)
         chosen[(a, i)] = scores.index(best) if scores.count(best) == 1 else None
     for (a, i), n in chosen.items():
@@ -701,7 +707,11 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings)
         problems = sum(1 for d in r.doubts if d.kind == "impossible")
-        tried.append((fit - 0.05 * min(problems, 5), fit, r))
+        # Between look-alike alignments, prefer the one that puts cards where the last state (or the deal) had some.
+        filled = [bool(template.areas.get(a, [])[i:i + 1] and template.areas[a][i]) for a, ps in r.state.areas.items()
+                  if layout[a].on_table for i, p in enumerate(ps) for s in p if s.face_up and s.card is not None]
+        prior = sum(filled) / max(1, len(filled))
+        tried.append((fit - 0.05 * min(problems, 5) + 0.01 * prior, fit, r))
     if not tried:
         n = len(group_cards(sightings, scale))
         return Reading(None, sightings=sightings,

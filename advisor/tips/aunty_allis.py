@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..advice import TILT_LEFT, TILT_RIGHT, TURN_90, Advice, Context, Danger, Suggestion, TipBook, Winnable
-from ..cards import RANK_LABEL, RANK_NAME, Card
-from ..engine import Loc, Move, State
+from ..cards import RANK_NAME, Card
+from ..engine import Loc, State
 from ..games.aunty_allis import (DISCARD, JUNK, BUILT, LEVEL, PLACES, ROW_OF_RANK, ROW_WORD, ROWS, RUBBISH,
                                  SEQ, START, STOCK, STOCK_CARDS, place_status, pile_suit, vacancy)
 from .. import aunty_allis_solver as solver

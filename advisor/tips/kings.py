@@ -300,8 +300,11 @@ def removal_order(ctx: Context):
     if Move.act("turn") in p.legal:
         fd = p.k.down_len
         known = p.k.down_known.get(fd - 1)
+        playing = any(v[0] == "play" for v in p.verdicts.values())
         yield Suggestion("turn", "turn the top face-down card",
-                         "no card that is worth moving is left to go to the kings: turn the next face-down card"
+                         ("once the cards worth moving have gone to the kings, " if playing else
+                          "no card worth moving is left to go to the kings: ")
+                         + "turn the next face-down card"
                          + (f" (it is the {known.pretty} that fell on its own number, so pile {known.rank} comes up)"
                             if known else ""), 50)
 
@@ -338,8 +341,8 @@ def fan_order(p: Plan) -> tuple[list[int], dict[int, str]]:
     keys = {}
     for i, c in enumerate(fan):
         if c is None:
-            keys[i] = (1, 0.0)
-            why[i] = "unknown card"
+            keys[i] = (1, 50.0)
+            why[i] = "not known"
             continue
         if is_dead(c, k.left, k.right):
             keys[i] = (2, float(distance(c, k.left, k.right)))
@@ -348,15 +351,16 @@ def fan_order(p: Plan) -> tuple[list[int], dict[int, str]]:
             continue
         sd = sides(c, k.left, k.right)
         d = min(sd.values()) if sd else 99
-        bonus = 0
+        bonus, freed = 0, None
         for side, dist in sd.items():
             nxt = c.rank - 1 if side == LEFT else c.rank + 1
             for n in tops.get((nxt, c.suit), []):
-                bonus = max(bonus, WEIGHT[k.priority[n - 1]])
+                if WEIGHT[k.priority[n - 1]] > bonus:
+                    bonus, freed = WEIGHT[k.priority[n - 1]], n
         keys[i] = (1, d - 0.3 * bonus)
         why[i] = ("fits a king now" if d == 0 else f"wanted after {d} more {SUIT_SYMBOL[c.suit]} card{'s' if d != 1 else ''}")
-        if bonus:
-            why[i] += ", and it would free the top card of a higher-priority pile"
+        if freed:
+            why[i] += f", then frees the top card of pile {freed} ({k.priority[freed - 1]} priority)"
     order = sorted(range(len(fan)), key=lambda i: (-keys[i][0], -keys[i][1], i))
     return order, why
 

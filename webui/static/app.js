@@ -89,10 +89,26 @@ function render() {
 
 function doubtKey(d) { return d && d.area != null ? `${d.area}/${d.pile}/${d.index}` : null; }
 
+function pos(area, pile, card) {
+  // Same geometry as advisor.engine.Area.position: a line of piles, or a grid when the area wraps.
+  const line = area.wrap ? Math.floor(pile / area.wrap) : 0, col = area.wrap ? pile % area.wrap : pile;
+  const ws = area.wrap_step || [0, 0];
+  return [area.origin[0] + col * area.step[0] + line * ws[0] + card * area.fan[0],
+          area.origin[1] + col * area.step[1] + line * ws[1] + card * area.fan[1]];
+}
 function drawTableau() {
   const box = $("tableau"); box.replaceChildren(); $("offtable").replaceChildren();
   if (!view.state) { box.append(el("p", {}, "Take or upload a photo of your layout, or deal a practice layout.")); box.style.height = "auto"; return; }
-  const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--cw")) || 56;
+  // Scale the drawing so the whole layout fits the width available (a phone held upright included).
+  let extentX = 1;
+  for (const area of view.layout) {
+    if (!area.on_table) continue;
+    const n = Math.max(area.count, (view.state.areas[area.name] || []).length);
+    for (let i = 0; i < n; i++) extentX = Math.max(extentX, pos(area, i, 0)[0] + 1 + Math.max(0, area.fan[0]) * 12);
+  }
+  const avail = box.parentElement.clientWidth - 24;
+  const cw = Math.max(18, Math.min(56, avail / extentX));
+  box.style.setProperty("--cw", cw + "px");
   const doubtful = new Set(((view.last && view.last.detail && view.last.detail.doubts) || []).map(doubtKey).filter(Boolean));
   let maxX = 0, maxY = 0;
   for (const area of view.layout) {
@@ -106,7 +122,8 @@ function drawTableau() {
     label.style.left = area.origin[0] * cw + "px"; label.style.top = (area.origin[1] * cw * 1.0 - 14) + "px";
     box.append(label);
     piles.forEach((pile, i) => {
-      const x0 = (area.origin[0] + i * area.step[0]) * cw, y0 = (area.origin[1] + i * area.step[1]) * cw;
+      const [px, py] = pos(area, i, 0);
+      const x0 = px * cw, y0 = py * cw;
       const slot = el("div", { class: "slot", "data-loc": area.name + (i + 1), onclick: () => pickDest(area.name, i) });
       slot.style.left = x0 + "px"; slot.style.top = y0 + "px"; box.append(slot);
       pile.forEach((tok, j) => {
@@ -269,18 +286,24 @@ async function loadAdvice() {
   for (const [name, value] of Object.entries(a.panels)) panels.append(el("h4", {}, name), renderValue(value));
   $("panels-box").hidden = !Object.keys(a.panels).length;
 }
-function renderValue(v) {
-  if (Array.isArray(v) && v.length && typeof v[0] === "object" && !Array.isArray(v[0])) {
-    const keys = [...new Set(v.flatMap((r) => Object.keys(r)))];
-    return el("table", { class: "kv" }, el("tr", {}, ...keys.map((k) => el("th", {}, k))),
-      ...v.map((r) => el("tr", {}, ...keys.map((k) => el("td", {}, fmt(r[k]))))));
+const CARD_RE = /^(10|[2-9AJQK])([shdc])(:\d+)?$/;
+function renderValue(v, depth = 0) {
+  // Panels are plain JSON from the advisor: tables for records, lists for lists, cards with suit symbols.
+  if (v == null) return document.createTextNode("");
+  if (typeof v !== "object") return document.createTextNode(typeof v === "string" && CARD_RE.test(v) ? pretty(v) : String(v));
+  if (depth > 3) return document.createTextNode(JSON.stringify(v));
+  if (Array.isArray(v)) {
+    if (!v.length) return document.createTextNode("—");
+    if (v.every((x) => x == null || typeof x !== "object")) return document.createTextNode(v.map((x) => (typeof x === "string" && CARD_RE.test(x) ? pretty(x) : String(x))).join(", "));
+    if (v.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+      const keys = [...new Set(v.flatMap((r) => Object.keys(r)))];
+      return el("table", { class: "kv" }, el("tr", {}, ...keys.map((k) => el("th", {}, k.replace(/_/g, " ")))),
+        ...v.map((r) => el("tr", {}, ...keys.map((k) => el("td", {}, renderValue(r[k], depth + 1))))));
+    }
+    return el("ul", {}, ...v.map((x) => el("li", {}, renderValue(x, depth + 1))));
   }
-  if (v && typeof v === "object" && !Array.isArray(v)) {
-    return el("table", { class: "kv" }, ...Object.entries(v).map(([k, x]) => el("tr", {}, el("th", {}, k), el("td", {}, fmt(x)))));
-  }
-  return el("div", {}, fmt(v));
+  return el("table", { class: "kv" }, ...Object.entries(v).map(([k, x]) => el("tr", {}, el("th", {}, k.replace(/_/g, " ")), el("td", {}, renderValue(x, depth + 1)))));
 }
-function fmt(x) { return x == null ? "" : typeof x === "object" ? JSON.stringify(x) : String(x); }
 function highlight(move) {
   document.querySelectorAll(".hl-src,.hl-dst").forEach((e) => e.classList.remove("hl-src", "hl-dst"));
   const m = /^([a-z-]+\d+)(?:x\d+)?>([a-z-]+\d+)$/.exec(move || "");

@@ -1,0 +1,126 @@
+"""The whole page flow in headless Chromium (Debian's chromium, driven by Playwright).
+
+Screenshots at desktop and phone sizes are kept in test-artifacts/ for a person to look at.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHOTO = ROOT / "tests" / "fixtures" / "senior-wrangler-layout.jpg"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.slow
+
+
+def ensure_chromium() -> str:
+    """Install Debian's chromium if it is missing (CI runs as root on a clean machine)."""
+    if not Path(CHROMIUM).exists():
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env, capture_output=True)
+    assert Path(CHROMIUM).exists(), "chromium could not be installed"
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from werkzeug.serving import make_server
+
+    from webui import create_app
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    exe = ensure_chromium()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("size_name, viewport", [("desktop", {"width": 1280, "height": 900}),
+                                                 ("phone", {"width": 390, "height": 844})])
+def test_whole_flow(server, browser, size_name, viewport):
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = lambda step: page.screenshot(path=str(ARTIFACTS / f"{size_name}-{step}.png"), full_page=True)
+    page = browser.new_page(viewport=viewport)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+
+    # 1. Choose the game.
+    page.click("#game-senior-wrangler")
+    page.wait_for_selector("#view-play:not([hidden])")
+    shot("1-chosen")
+
+    # 2. Upload a rendered photo of a real Senior Wrangler layout.
+    assert PHOTO.exists(), f"missing fixture {PHOTO}"
+    page.set_input_files("#photo-file", str(PHOTO))
+    page.wait_for_selector("#tableau .card", timeout=60_000)
+    page.wait_for_selector("#overlay rect")
+    assert page.locator("#tableau .card").count() >= 90
+    assert "Read" in page.inner_text("#message")
+    shot("2-read")
+
+    # 3. Correct one card: tap it twice to open the picker. First say it is unreadable, then name it.
+    sel = '#tableau .card[data-loc="column1"]'
+    top = lambda: page.locator(sel).last
+    real = top().inner_text()
+    rank, suit = real[:-1], {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[real[-1]]
+    top().click()
+    top().click()
+    page.wait_for_selector("#picker[open]")
+    page.click('#picker button[value="unknown"]')
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Correction saved')")
+    assert top().inner_text() == "?"
+    top().click()
+    top().click()
+    page.wait_for_selector("#picker[open]")
+    page.click(f'#pick-ranks button[data-v="{rank}"]')
+    page.click(f'#pick-suits button[data-v="{suit}"]')
+    shot("3-picker")
+    page.click("#pick-ok")
+    page.wait_for_function(f"document.querySelector('{sel}:last-of-type') !== null")
+    page.wait_for_timeout(300)
+    assert top().inner_text() == real
+
+    # 4. Advice appears with reasons.
+    page.wait_for_function("document.querySelectorAll('#suggestions li .why').length > 0 || "
+                           "document.querySelector('#suggestions').textContent.includes('No move')", timeout=30_000)
+    shot("4-advice")
+
+    # 5. An illegal move is refused with its reason.
+    page.fill("#move-text", "column1>column2")
+    page.click("#check-form button")
+    page.wait_for_selector("#check-result .illegal")
+    reason = page.inner_text("#check-result")
+    assert "Illegal" in reason and len(reason) > 20
+    shot("5-illegal")
+
+    # 6. Reload: the session and the correction are still there.
+    url = page.url
+    page.reload()
+    page.wait_for_selector("#tableau .card")
+    assert page.url == url
+    assert page.locator(sel).last.inner_text() == real
+    steps = page.evaluate("fetch('/api/sessions').then(r => r.json())")
+    assert steps and steps[0]["steps"] >= 3   # the reading and both corrections were kept
+    shot("6-reloaded")
+    assert not errors, errors
