@@ -190,7 +190,8 @@ def test_memory_prefers_the_order_the_fan_went_back_in():
     seen = G.observation(s)
     assert [x.token() for x in seen.areas["pile"][5]] == ["?", "?", "Jh"]
     assert [x.card.label for x in recall(seen, history).areas["pile"][5]] == ["6c", "2s", "Jh"]
-    assert [x.card.label for x in recall(seen, history[:1]).areas["pile"][5]] == ["2s", "?"[:0] or "2s", "Jh"][:1] + ["?"][:0] or True
+    # Knowing only the pile before it was picked up, the new order cannot be guessed.
+    assert [x.token() for x in recall(seen, history[:1]).areas["pile"][5]] == ["?", "?", "Jh"]
 
 
 def test_keeling_fans_stay_open_shows_the_pile_and_memory_agrees():
@@ -235,11 +236,11 @@ def test_a_card_fitting_both_kings_that_frees_nothing_is_held():
 def test_a_card_fitting_both_kings_goes_where_it_frees_more():
     # The 5♠ lies on top of pile 8: the 6♠ going left frees it (left then wants the 5♠); going right frees nothing.
     s = position({4: ["6s"], 8: ["5s"]}, left={"s": 6}, right={"s": 5})
+    # Pile 4 is a fairly low priority (weight 1): seven 4s are still face down.
+    assert knowledge(s).priority[3] == FAIRLY_LOW
     items = run(tips.left_or_right, s)
-    assert suggestions(items) == [("pile4>left-kings1", 100 + 10 * 2 + 1), ("pile4>right-kings1", 20.0)] or \
-        suggestions(items)[0][0] == "pile4>left-kings1"
-    top = items[0]
-    assert top.move == "pile4>left-kings1" and "lets 1 more card follow" in top.reason
+    assert suggestions(items) == [("pile4>left-kings1", 100 + 10 * 1 + 1), ("pile4>right-kings1", 20.0)]
+    assert "lets 1 more card follow at once, against 0 the other way" in items[0].reason
 
 
 def test_near_kings_hold_a_pile_card_that_frees_nothing_but_not_at_the_end():
@@ -294,7 +295,9 @@ def test_following_the_advice_plays_then_returns_then_turns():
         m = G.parse_move(s, a.suggestions[0].move)
         order.append(m.action)
         G.apply(s, m)
-    assert order[:4] == ["move", "turn", "move", "return"] or order[:3] == ["move", "turn", "return"]
+    # The A♠ goes home; the 5♥ is turned and pile 5 fanned; nothing in the fan fits, so it goes back.
+    assert order[:3] == ["move", "turn", "return"]
+    assert [x.card.label for x in s.areas["pile"][4]][:2] == ["5h", "9d"]
 
 
 def test_advice_on_a_photo_with_unknown_cards_does_not_crash():

@@ -283,7 +283,13 @@ async function loadAdvice() {
     badge.title = w.reason || "";
   } else { badge.textContent = ""; }
   const panels = $("panels"); panels.replaceChildren();
-  for (const [name, value] of Object.entries(a.panels)) panels.append(el("h4", {}, name), renderValue(value));
+  // Panels fold away on a phone, where the tableau and the moves matter most.
+  const wide = window.innerWidth > 900;
+  for (const [name, value] of Object.entries(a.panels)) {
+    const d = el("details", {}, el("summary", {}, name.replace(/[-_]/g, " ")), renderValue(value));
+    if (wide) d.open = true;
+    panels.append(d);
+  }
   $("panels-box").hidden = !Object.keys(a.panels).length;
 }
 const CARD_RE = /^(10|[2-9AJQK])([shdc])(:\d+)?$/;
