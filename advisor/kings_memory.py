@@ -51,19 +51,39 @@ def _fill(now: list[Slot], before: list[Slot]) -> list[Slot] | None:
 def recall(state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
     """The state as remembered: covered pile and fan cards known from earlier states are filled in.
 
-    For each pile with unknown cards, the latest earlier state whose pile can
-    be the same one (as tall or taller, agreeing on every card both know) lends
-    its cards. A pile that was picked up and put back in a new order is found
-    in the state right after the fan went back, which is later than the older
-    order, so the newest memory wins.
+    ``history`` holds (state, move) pairs, oldest first. For each pile with
+    unknown cards, the latest earlier state whose pile can be the same one (as
+    tall or taller, agreeing on every card both know) lends its cards; the
+    state just after each recorded move counts too, so a fan put back in a new
+    order is remembered in that order (it is later than the older one).
     """
     out = state.copy()
-    earlier = [s for s, _ in reversed(list(history)) if s.game == state.game]
+    earlier: list[State] = []
+    gaps = any(x.card is None for area in (PILE, FAN) for p in out.areas.get(area, []) for x in p)
+    for before, move in reversed(list(history) if gaps else []):
+        if before.game != state.game:
+            continue
+        # What the player saw just after the move (e.g. the order a fan went back in), then just before it.
+        try:
+            if GAME.why_illegal(before, move) is None:
+                after = before.copy()
+                GAME.apply(after, move)
+                earlier.append(after)
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            pass
+        earlier.append(before)
+    # The fan only remembers states of the same fan: from the turn that laid it out until now.
+    ff = out.info.get("fan_from")
+    same_fan = []
+    for s in earlier:
+        if ff is None or s.info.get("fan_from") != ff or not s.areas.get(FAN):
+            break
+        same_fan.append(s)
     for area in (PILE, FAN):
         for i, pile in enumerate(out.areas.get(area, [])):
             if all(s.card is not None for s in pile):
                 continue
-            for s in earlier:
+            for s in (earlier if area == PILE else same_fan):
                 piles = s.areas.get(area, [])
                 if i < len(piles):
                     filled = _fill(pile, piles[i])

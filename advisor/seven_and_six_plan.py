@@ -23,7 +23,7 @@ from .games.seven_and_six import (BOOK, COLS, GAME, STOCK, columns, is_dead, is_
 # Weights of the position score (only differences matter).
 W_HIDDEN = 10.0      # each face-down card still hidden in a live column
 W_SPACE = 6.0        # each empty column
-W_KING = 5.0         # each face-up king lying on other cards (Keeling tip 11)
+W_KING = 6.0         # each face-up king lying on other cards (Keeling tip 11): as much as a space
 W_JOIN = 1.0         # each card joined to its senior
 W_RISK = 4.0         # each junior lying above one of its own seniors (tip 8)
 W_ACE = 0.5          # each column ending in an ace (tip 12)

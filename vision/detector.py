@@ -83,7 +83,7 @@ class Detector:
                  tile: int = 640, overlap: int = 96, max_side: int = 1920, threads: int | None = None):
         import onnxruntime as ort
 
-        path = Path(model) if model else DEFAULT_MODEL
+        path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
         if not path.is_file():
             raise VisionError(f"detector model not found: {path}")
         so = ort.SessionOptions()

@@ -24,8 +24,12 @@ class FakeSighting:
     conf: float = 0.95
 
 
-def camera(rng: random.Random, width: int = 1920, height: int = 1080, extent=(10.0, 10.0), tilt: float = 0.25) -> np.ndarray:
-    """A homography from table (card widths) to pixels: the layout fills most of the frame, seen at an angle."""
+def camera(rng: random.Random, width: int = 1920, height: int = 1080, extent=(10.0, 10.0), tilt: float = 0.25,
+           rotation: float = 8.0) -> np.ndarray:
+    """A homography from table (card widths) to pixels: the layout fills most of the frame, seen at an angle.
+
+    ``tilt``: the far edge looks up to this share narrower; ``rotation``: up to this many degrees either way.
+    """
     import cv2
     ex, ey = extent
     src = np.float32([[0, 0], [ex, 0], [ex, ey], [0, ey]])
@@ -34,7 +38,7 @@ def camera(rng: random.Random, width: int = 1920, height: int = 1080, extent=(10
     s = min(w / ex, h / ey)
     cx, cy = width / 2, height / 2
     far = 1 - tilt * rng.random()          # the far edge looks narrower
-    rot = math.radians(rng.uniform(-8, 8))
+    rot = math.radians(rng.uniform(-rotation, rotation))
     pts = []
     for x, y in src:
         px, py = (x - ex / 2) * s, (y - ey / 2) * s

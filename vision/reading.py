@@ -171,23 +171,31 @@ class Place:
     pile: int
     table: np.ndarray     # index centre of the pile's first card, on the table
     first: np.ndarray     # index centre of its first face-up card, as the deal (or last photo) has it
+    filled: bool = False  # the deal (or last photo) has cards there
 
 
 def places(layout: Layout, template: State | None = None) -> list[Place]:
     """Every on-table pile, with where its first *visible* card should lie (face-down cards are not seen)."""
     out = []
     for a in layout.areas:
-        if not a.on_table or a.kind == "facedown" or a.count == 0:
+        if not _visible_area(a):
             continue
         for i in range(a.count):
             head = np.array(a.position(i, 0)) + INDEX_CENTRE
             hidden = 0
+            filled = False
             if template is not None and i < len(template.areas.get(a.name, [])):
                 pile = template.areas[a.name][i]
+                filled = bool(pile)
                 while hidden < len(pile) and not pile[hidden].face_up:
                     hidden += 1
-            out.append(Place(a, i, head, head + hidden * np.array(a.fan)))
+            out.append(Place(a, i, head, head + hidden * np.array(a.fan), filled))
     return out
+
+
+def _visible_area(a: Area) -> bool:
+    """Areas whose cards a photo can show: on the table, not face down, with a fixed number of piles."""
+    return a.on_table and a.kind != "facedown" and a.face != "down" and a.count > 0
 
 
 def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
@@ -218,7 +226,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             keys = np.floor(t / binsz).astype(np.int64)
             flat = keys[:, 0] * 1_000_003 + keys[:, 1]
             vals, counts = np.unique(flat, return_counts=True)
-            for k in np.argsort(-counts)[:10]:
+            for k in np.argsort(-counts)[:10 if len(cards) > 6 else 200]:
                 tt = t[flat == vals[k]].mean(axis=0)
                 H = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                 candidates.append((_fit_score(H, q, pl), int(counts[k]), H))
@@ -269,7 +277,10 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
         first[idx[np.argmin(along[idx])]] = True
     open_fan = np.array([p.area.face == "up" for p in pl])[np.maximum(owner, 0)]
     r = np.where(fans > 0, np.where(first & open_fan, resid, 0.0), resid)
-    return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0)
+    # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
+    filled = np.array([p.filled for p in pl])[np.maximum(owner, 0)]
+    prior = float((filled & ok).sum()) / max(1, int(ok.sum()))
+    return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
 
 
 def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:
@@ -465,7 +476,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         for i in range(n):
             prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
             seen = piles.get((a.name, i), [])
-            if not a.on_table or a.kind == "facedown":
+            if not a.on_table or a.kind == "facedown" or a.face == "down":
                 # Out of view by nature: remembered, or as many unknown cards as the deal puts there.
                 areas[a.name][i] = [s if previous is not None else Slot(None, s.face_up) for s in prev_pile]
                 continue
@@ -597,7 +608,7 @@ def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) ->
 def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> None:
     total = sum(len(p) for ps in areas.values() for p in ps)
     deck = len(game.deck())
-    hidden_areas = [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown")) and a.count]
+    hidden_areas = [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown") or a.face == "down") and a.count]
     if total > deck:
         doubts.append(Doubt(f"{total} cards placed but the game has only {deck}", kind="count"))
         # Remove unknown face-down fillers from hidden areas first.
@@ -692,7 +703,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     candidates = register(group_cards(sightings, scale), layout, scale, template)
     best_fit = max(f for f, _ in candidates)
     tried: list[tuple[float, float, Reading]] = []
-    for fit0, H in candidates[:MAX_ALIGNMENTS]:
+    first = group_cards(sightings, scale)
+    # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
+    for fit0, H in candidates[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:
         if fit0 < best_fit - 0.15 or fit0 < 0.5:
             continue
         cards = group_cards(sightings, scale, H)     # again, on the table plane now that it is known
@@ -707,11 +720,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings)
         problems = sum(1 for d in r.doubts if d.kind == "impossible")
-        # Between look-alike alignments, prefer the one that puts cards where the last state (or the deal) had some.
-        filled = [bool(template.areas.get(a, [])[i:i + 1] and template.areas[a][i]) for a, ps in r.state.areas.items()
-                  if layout[a].on_table for i, p in enumerate(ps) for s in p if s.face_up and s.card is not None]
-        prior = sum(filled) / max(1, len(filled))
-        tried.append((fit - 0.05 * min(problems, 5) + 0.01 * prior, fit, r))
+        tried.append((fit - 0.05 * min(problems, 5), fit, r))
     if not tried:
         n = len(group_cards(sightings, scale))
         return Reading(None, sightings=sightings,

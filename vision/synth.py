@@ -627,3 +627,40 @@ def random_scene(decks: list[Deck], rng: np.random.Generator, size=(640, 640)) -
                          clutter=int(rng.integers(0, 3)))
     scene.image = jpeg(scene.image, rng)
     return scene
+
+
+def synthetic_deck(width: int = 160, seed: int = 0) -> Deck:
+    """A plain deck drawn with OpenCV text (no Debian art needed): for tests and demos.
+
+    Each card shows its rank and suit letter in the top-left corner and, rotated
+    180 degrees, in the bottom-right corner, like a real card.
+    """
+    h = int(round(width * 1.45))
+    rng = np.random.default_rng(seed)
+    images: dict[str, np.ndarray] = {}
+    for label in LABELS:
+        im = np.zeros((h, width, 4), np.uint8)
+        im[..., :3] = 250
+        im[..., 3] = 255
+        col = (30, 30, 200) if label[-1] in "hd" else (20, 20, 20)
+        fs = width / 160
+        rank, suit = label[:-1], label[-1].upper()
+        half = np.full((h // 2, width, 3), 250, np.uint8)
+        cv2.putText(half, rank, (int(0.05 * width), int(0.2 * width)), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * fs, col,
+                    max(1, int(2 * fs)), cv2.LINE_AA)
+        cv2.putText(half, suit, (int(0.06 * width), int(0.31 * width)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * fs, col,
+                    max(1, int(2 * fs)), cv2.LINE_AA)
+        im[:h // 2, :, :3] = half
+        im[h - h // 2:, :, :3] = np.minimum(im[h - h // 2:, :, :3], half[::-1, ::-1])
+        # a centre pip so the card is not empty
+        cv2.circle(im, (width // 2, h // 2), int(0.12 * width), (*col, 255), -1)
+        cv2.rectangle(im, (0, 0), (width - 1, h - 1), (120, 120, 120, 255), 1)
+        images[label] = im
+    boxes = {}
+    for label, im in images.items():
+        b = find_index_box(im)
+        if b is None:
+            raise RuntimeError(f"synthetic deck: no index found on {label}")
+        boxes[label] = tuple(int(v) for v in b)
+    del rng
+    return Deck("synthetic", images, boxes)

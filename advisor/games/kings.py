@@ -36,7 +36,6 @@ State.info:
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from ..cards import RANK_NAME, SUIT_NAME, SUIT_SYMBOL, SUITS, Card, CardError
 from ..engine import Area, Game, Layout, Loc, Move, Option, Slot, State
@@ -52,29 +51,6 @@ RETURN = Move.act("return")
 
 # ------------------------------------------------------------------ geometry
 
-@dataclass(frozen=True)
-class GridArea(Area):
-    """An area whose piles wrap into rows of ``per_row`` (pile ``i`` in row ``i // per_row``).
-
-    The shared :class:`Area` lays piles on one line; Kings needs four rows of
-    three. ``step`` goes along a row, ``row_step`` from one row to the next.
-    """
-
-    per_row: int = 0
-    row_step: tuple[float, float] = (0.0, 0.0)
-
-    def position(self, pile: int, card: int = 0) -> tuple[float, float]:
-        col, row = (pile % self.per_row, pile // self.per_row) if self.per_row else (pile, 0)
-        return (self.origin[0] + col * self.step[0] + row * self.row_step[0] + card * self.fan[0],
-                self.origin[1] + col * self.step[1] + row * self.row_step[1] + card * self.fan[1])
-
-    def to_json(self) -> dict:
-        d = super().to_json()
-        d["per_row"] = self.per_row
-        d["row_step"] = list(self.row_step)
-        return d
-
-
 ROW_GAP = 1.6      # kings and pile rows share this spacing, so each row of piles is level with a pair of kings
 PILE_X0 = 2.0
 PILE_DX = 2.6      # wide gaps: a pile may be fanned to the right
@@ -86,10 +62,10 @@ def _make_layout(fans_open: bool) -> Layout:
     return Layout((
         Area(LEFT, "foundation", 4, origin=(0.0, 0.0), step=(0.0, ROW_GAP),
              note="kings of spades, hearts, diamonds, clubs from the far end; built down from the queen to the ace in suit; squared"),
-        GridArea(PILE, "pile", PILES, origin=(PILE_X0, 0.0), step=(PILE_DX, 0.0), per_row=3, row_step=(0.0, ROW_GAP),
-                 fan=(0.2, 0.0) if fans_open else (0.0, 0.0),
-                 note="positions 1-12 in four rows of three, numbered left to right from the far row; squared piles"
-                      + ("; a pile that has been fanned and put back stays fanned to the right" if fans_open else "")),
+        Area(PILE, "pile", PILES, origin=(PILE_X0, 0.0), step=(PILE_DX, 0.0), wrap=3, wrap_step=(0.0, ROW_GAP),
+             fan=(0.2, 0.0) if fans_open else (0.0, 0.0),
+             note="positions 1-12 in four rows of three, numbered left to right from the far row; squared piles"
+                  + ("; a pile that has been fanned and put back stays fanned to the right" if fans_open else "")),
         Area(RIGHT, "foundation", 4, origin=(RIGHT_X, 0.0), step=(0.0, ROW_GAP),
              note="kings of spades, hearts, diamonds, clubs from the far end; built up from the ace to the queen in suit; squared"),
         Area(FAN, "fan", 0, origin=(PILE_X0, NEAR_Y), step=(0.35, 0.0),
@@ -360,16 +336,24 @@ class Kings(Game):
     def is_won(self, state: State) -> bool:
         return all(len(p) == 13 for a in KING_AREAS for p in state.areas[a])
 
+    def completion(self, state: State) -> float:
+        """The share of the 96 dealt cards that are on the kings (the kings themselves do not count)."""
+        home = sum(max(0, len(p) - 1) for a in KING_AREAS for p in state.areas[a])
+        return home / 96
+
     # ------------------------------------------------------------- words
     def describe(self, state: State, move: Move) -> str:
         try:
             if move.action == "turn":
+                # Name the card only when the player saw it go down (it fell on its own number): no peeking.
                 fd = state.areas[DOWN][0]
-                c = fd[-1].card if fd else None
+                seen = state.info.get("down_seen")
+                c = _card_or_none(seen[len(fd) - 1]) if fd and isinstance(seen, list) and len(seen) >= len(fd) else None
                 if c is None:
-                    return "turn the top face-down card"
-                return (f"turn the top face-down card: the {c.pretty} names pile {c.rank}; "
-                        f"pick pile {c.rank} up and fan it with the {c.pretty} at the near edge")
+                    return ("turn the top face-down card, pick up the pile its rank names and fan it "
+                            "with the turned card at the near edge")
+                return (f"turn the top face-down card: it is the {c.pretty} that fell on its own number, so pick up "
+                        f"pile {c.rank} and fan it with the {c.pretty} at the near edge")
             if move.action == "return":
                 fan = state.areas[FAN]
                 order, _ = self._fan_order(fan, move.args)

@@ -321,9 +321,10 @@ def left_or_right(ctx: Context):
     for suit in SUITS:
         lneed, rneed = k.left[suit], k.right[suit]
         if lneed is not None and rneed is not None and 0 <= lneed - rneed <= NEAR:
+            span = (f"either {Card(lneed, suit).pretty} can go to either king" if lneed == rneed else
+                    f"the {SUIT_SYMBOL[suit]} cards from {RANK_LABEL[rneed]} to {RANK_LABEL[lneed]} can still go either way")
             yield (f"{SUIT_SYMBOL[suit]}: the left king wants the {Card(lneed, suit).pretty} and the right one the "
-                   f"{Card(rneed, suit).pretty}; the {SUIT_SYMBOL[suit]} cards from {RANK_LABEL[rneed]} to "
-                   f"{RANK_LABEL[lneed]} can still go either way (tip g)")
+                   f"{Card(rneed, suit).pretty}; {span} (tip g)")
 
 
 # ------------------------------------------------------------------ tip h

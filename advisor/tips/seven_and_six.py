@@ -135,7 +135,7 @@ def session_plan(ctx: Context):
     view = ctx.game.observation(state)
     before = plan_mod.features(view)
     best = max(p.values.values(), default=None)
-    contested = {m for g in _contests(ctx) for m in g["moves"]} if p.values else set()
+    contested = {m for g in _contests(ctx) if not g.get("spare") for m in g["moves"]} if p.values else set()
     if p.values:
         yield ("plan", {"gain": round(best - p.root, 2), "line": [str(m) for m in p.lines[max(p.values, key=p.values.get)]],
                         "nodes": p.nodes, "complete": p.complete})

@@ -28,7 +28,7 @@ def make(first=None, second=None, third=None, rubbish=None, stock=0, discard=(),
     Rubbish: dict {pile: "card card ..."}. Discard: list of aces. Stock: a number of face-down
     cards (aces first, then honours). Every other operational place gets a complete pile of its
     row where the cards allow, else a junk card that no pile of the position can take; no card
-    appears more than twice.
+    appears more than twice. ``stock`` may also name the face-down cards, bottom first (the last named is dealt first).
     """
     given = {"first": first or {}, "second": second or {}, "third": third or {}}
     rub = rubbish or {}
@@ -46,8 +46,9 @@ def make(first=None, second=None, third=None, rubbish=None, stock=0, discard=(),
     specified = {r: [p for p in areas[r] if p] for r in ROWS}
     rubbish_piles = [take(rub.get(i + 1, "")) for i in range(8)]
     disc = take(" ".join(discard))
-    stock_cards = []
-    for rank in (1, 13, 12, 11, 10, 9, 8):
+    stock_cards = take(stock) if isinstance(stock, str) else []
+    stock = len(stock_cards) if isinstance(stock, str) else stock
+    for rank in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2):
         for suit in "shdc":
             while len(stock_cards) < stock and used[(rank, suit)] < 2:
                 used[(rank, suit)] += 1

@@ -124,7 +124,7 @@ def test_layout_kings_columns_flank_a_four_by_three_playing_area():
     assert lay["face-down"].origin[0] >= max(cols) and lay["fan"].fan == (0.0, 0.0) and lay["fan"].step[0] > 0
     assert pile.fan == (0.0, 0.0), "piles are squared by default"
     assert G.layout(G.check_options({"fans_stay_open": True}))["pile"].fan[0] > 0
-    assert pile.to_json()["per_row"] == 3
+    assert pile.to_json()["wrap"] == 3
 
 
 # ------------------------------------------------------------------- deal
@@ -422,8 +422,10 @@ def test_nearly_won_position_is_won_after_the_last_card():
     s = make({1: ["Ac"]}, left=left, right=right)
     assert G.status(s) == "playing" and not G.is_won(s)
     b = Board(s)
+    assert G.completion(s) == 95 / 96 and G.completion(G.new(1)) == 0.0
     b.push("Ac>left-kings4")
     assert G.is_won(b.state) and b.status() == "won" and b.legal_moves == []
+    assert G.completion(b.state) == 1.0
     assert b.state.card_count() == 104
 
 
@@ -487,3 +489,15 @@ def test_depth_under_a_king_pile_follows_from_its_top_card():
         assert G.depth_under(s, G.parse_move(s, f"pile1>{area}{k + 1}").dst, pile[-1].card) == len(pile) - 1
     assert G.depth_under(s, G.parse_move(s, "pile1>left-kings1").src, Card.parse("5h")) is None
     assert G.depth_under(s, G.parse_move(s, "pile1>left-kings1").dst, Card.parse("5h")) is None, "wrong suit for row 1"
+
+
+def test_describing_a_turn_never_names_an_unseen_card():
+    for seed in range(10):
+        s = G.new(seed)
+        fd = s.areas["face-down"][0]
+        top = fd[-1].card
+        words = G.describe(s, Move.act("turn"))
+        if s.info["down_seen"][len(fd) - 1] is None:
+            assert top.pretty not in words and "pile its rank names" in words
+        else:
+            assert f"the {top.pretty} that fell on its own number" in words and f"pile {top.rank}" in words

@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""Benchmark of the reading step (issue 6): photo or sightings -> game state, compared with the truth.
+
+Three modes::
+
+    # (a) the reading logic alone: sightings projected from dealt and played states, no image
+    python benchmarks/reading_bench.py fake --layouts 200
+
+    # (b) the whole chain on rendered photos of real layouts (held-out decks):
+    #     deal -> lay out by the game's layout -> render -> detect -> read_layout -> compare
+    python benchmarks/reading_bench.py render --layouts 200 --sightings detector
+    #     same photos, with the renderer's own visible-index labels instead of the detector
+    python benchmarks/reading_bench.py render --layouts 200 --sightings oracle
+
+    # (c) game-free column grouping on the real photos of ../shared/real-dev/eyeplay
+    python benchmarks/reading_bench.py columns --draw /tmp/columns
+
+Every mode prints one line per game and writes a JSON summary with ``--out``.
+
+Measures, per game:
+  exact     share of layouts whose visible state is read exactly (every face-up card
+            on the table in the right pile and order; squared piles by their top card)
+  cards     card-level accuracy: visible cards read right / (visible cards + extra cards read)
+  flagged   share of wrong cards that a doubt points at (the goal is every one)
+  precision share of located doubts that point at a pile with a real error
+  no-state  layouts where the reading gave no state (with its message)
+  ms        median seconds of read (and detect, in render mode)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
+from vision.reading import _visible_area, read_sightings  # noqa: E402
+
+# Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
+ERROR_KINDS = {"too-many-copies", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
+GLOBAL_KINDS = {"ambiguous"}   # a doubt about the whole alignment points at every card
+
+
+# ------------------------------------------------------------------ states
+
+def make_state(gid: str, seed: int, max_moves: int) -> State:
+    """A dealt state, then up to ``max_moves`` random legal moves (some layouts mid-game)."""
+    game = get_game(gid)
+    rng = random.Random(seed)
+    state = game.new(seed)
+    for _ in range(rng.randint(0, max_moves)):
+        legal = game.legal_moves(state)
+        if not legal:
+            break
+        game.apply(state, rng.choice(legal))
+    return state
+
+
+# ----------------------------------------------------------------- compare
+
+def visible_piles(state: State) -> dict[tuple[str, int], list[tuple[int, str | None]]]:
+    """(area, pile) -> [(index in pile, label or None)] of the face-up cards a photo shows."""
+    layout = get_game(state.game).layout(state.options)
+    out = {}
+    for a in layout.areas:
+        if not _visible_area(a):
+            continue
+        for i, p in enumerate(state.areas.get(a.name, [])):
+            vis = [(j, s.card.label if s.card else None) for j, s in enumerate(p) if s.face_up]
+            if a.fan == (0.0, 0.0):
+                vis = vis[-1:] if p and p[-1].face_up else []
+            out[(a.name, i)] = vis
+    return out
+
+
+def compare(truth: State, read: State | None, doubts: list) -> dict:
+    """Counts for one layout: cards, correct, extra, wrong locations flagged, doubts pointing at errors."""
+    t = visible_piles(truth)
+    n_truth = sum(len(v) for v in t.values())
+    if read is None:
+        return {"cards": n_truth, "correct": 0, "extra": 0, "wrong": n_truth, "flagged": 0,
+                "doubts": 0, "true_doubts": 0, "exact": False, "state": False}
+    r = visible_piles(read)
+    correct = extra = wrong = flagged = 0
+    bad_piles = set()
+    wrong_at: list[tuple[str, int, int | None]] = []
+    for key in set(t) | set(r):
+        tv, rv = t.get(key, []), r.get(key, [])
+        for k in range(max(len(tv), len(rv))):
+            tl = tv[k][1] if k < len(tv) else None
+            rl = rv[k][1] if k < len(rv) else None
+            if k < len(tv) and tl == rl:
+                correct += 1
+                continue
+            if k >= len(tv):
+                if rl is None:
+                    continue            # an unread extra slot claims nothing
+                extra += 1
+            wrong += 1
+            bad_piles.add(key)
+            wrong_at.append((key[0], key[1], rv[k][0] if k < len(rv) else None))
+    located = [d for d in doubts if d.kind in ERROR_KINDS and d.area is not None]
+    global_flag = any(d.kind in GLOBAL_KINDS for d in doubts)
+    for a, i, j in wrong_at:
+        if global_flag or any(d.area == a and d.pile == i and (d.index is None or j is None or d.index == j) for d in located):
+            flagged += 1
+    true_doubts = sum(1 for d in located if (d.area, d.pile) in bad_piles)
+    return {"cards": n_truth, "correct": correct, "extra": extra, "wrong": wrong, "flagged": flagged,
+            "doubts": len(located), "true_doubts": true_doubts, "exact": wrong == 0, "state": True}
+
+
+class Tally:
+    def __init__(self):
+        self.rows: list[dict] = []
+        self.seconds: list[float] = []
+        self.detect_seconds: list[float] = []
+        self.messages: dict[str, int] = defaultdict(int)
+        self.failures: list[str] = []
+
+    def add(self, row: dict, seconds: float, label: str, message: str = "", detect_seconds: float | None = None):
+        self.rows.append(row)
+        self.seconds.append(seconds)
+        if detect_seconds is not None:
+            self.detect_seconds.append(detect_seconds)
+        if not row["state"]:
+            self.messages[message.split(":")[0][:60]] += 1
+        if not row["exact"] and len(self.failures) < 20:
+            self.failures.append(label)
+
+    def summary(self) -> dict:
+        n = len(self.rows)
+        s = lambda k: sum(r[k] for r in self.rows)  # noqa: E731
+        cards, extra = s("cards"), s("extra")
+        out = {
+            "layouts": n,
+            "exact": s("exact") / n if n else 0.0,
+            "card_accuracy": s("correct") / max(1, cards + extra),
+            "wrong_cards": s("wrong"),
+            "wrong_flagged": s("flagged") / s("wrong") if s("wrong") else 1.0,
+            "doubt_precision": s("true_doubts") / s("doubts") if s("doubts") else 1.0,
+            "located_doubts": s("doubts"),
+            "no_state": n - s("state"),
+            "read_s_median": statistics.median(self.seconds) if self.seconds else 0.0,
+            "read_s_max": max(self.seconds) if self.seconds else 0.0,
+            "no_state_messages": dict(self.messages),
+            "some_failures": self.failures,
+        }
+        if self.detect_seconds:
+            tot = [a + b for a, b in zip(self.detect_seconds, self.seconds)]
+            out["detect_s_median"] = statistics.median(self.detect_seconds)
+            out["detect_plus_read_s_median"] = statistics.median(tot)
+            out["detect_plus_read_s_p90"] = sorted(tot)[int(0.9 * (len(tot) - 1))]
+        return out
+
+
+def print_table(results: dict[str, dict], extra_cols: bool = False) -> None:
+    head = f"{'game':20s} {'n':>4s} {'exact':>7s} {'cards':>8s} {'wrong':>6s} {'flagged':>8s} {'precis':>7s} {'nostate':>7s} {'read s':>7s}"
+    if extra_cols:
+        head += f" {'det+read':>8s}"
+    print(head)
+    for gid, r in results.items():
+        line = (f"{gid:20s} {r['layouts']:4d} {r['exact']:7.1%} {r['card_accuracy']:8.2%} {r['wrong_cards']:6d} "
+                f"{r['wrong_flagged']:8.1%} {r['doubt_precision']:7.1%} {r['no_state']:7d} {r['read_s_median']:7.3f}")
+        if extra_cols:
+            line += f" {r.get('detect_plus_read_s_median', float('nan')):8.3f}"
+        print(line, flush=True)
+
+
+# ---------------------------------------------------------------- (a) fake
+
+def run_fake(args) -> dict:
+    from vision.fake_sightings import camera, extent, sightings_for
+    results = {}
+    for gid in args.games:
+        tally = Tally()
+        for n in range(args.layouts):
+            seed = args.seed + n
+            rng = random.Random(seed * 7919 + 1)
+            truth = make_state(gid, seed, args.moves)
+            H = camera(rng, extent=extent(truth), tilt=rng.uniform(0.0, args.tilt), rotation=args.rotation)
+            sights = sightings_for(truth, H, rng, jitter=args.jitter)
+            sights = [s for s in sights if rng.random() >= args.drop]
+            labels = [f"{r}{s}" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "shdc"]
+            for s in sights:
+                if rng.random() < args.mislabel:
+                    s.label = rng.choice(labels)
+                    s.conf = rng.uniform(0.25, 0.9)
+            t0 = time.perf_counter()
+            r = read_sightings(sights, gid, image_size=(1920, 1080))
+            dt = time.perf_counter() - t0
+            tally.add(compare(truth, r.state, r.doubts), dt, f"{gid} seed {seed}", r.message)
+        results[gid] = tally.summary()
+        print_table({gid: results[gid]})
+    return results
+
+
+# -------------------------------------------------------------- (b) render
+
+def layout_placements(state: State, aspect: float, rng: random.Random, jitter: float = 0.02):
+    """Cards of the state as the game's layout places them: Area.position is each card's top-left corner."""
+    from vision.synth import Placement
+    game = get_game(state.game)
+    layout = game.layout(state.options)
+    out = []
+    for a in layout.areas:
+        if not a.on_table:
+            continue
+        for i, p in enumerate(state.areas.get(a.name, [])):
+            squared = a.fan == (0.0, 0.0)
+            for j, s in enumerate(p):
+                x, y = a.position(i, 0 if squared else j)
+                label = s.card.label if s.card is not None else "As"
+                copy = max(0, (s.card.copy if s.card is not None else 1) - 1)
+                out.append(Placement(label, x + 0.5 + rng.gauss(0, jitter), y + aspect / 2 + rng.gauss(0, jitter),
+                                     rng.gauss(0, 1.0), min(copy, 1), face_up=s.face_up and s.card is not None))
+    return out
+
+
+def table_camera(rng: random.Random, placements, aspect: float, size=(1920, 1080), tilt_deg=(35.0, 90.0),
+                 rotation: float = 15.0, margin: float = 0.04):
+    """A camera at the player's side of the table: tilted 35-90 degrees, turned up to ``rotation`` degrees,
+    framing the whole layout."""
+    import cv2
+
+    from vision.synth import Camera
+    xs = [p.x for p in placements]
+    ys = [p.y for p in placements]
+    x0, x1 = min(xs) - 0.6, max(xs) + 0.6
+    y0, y1 = min(ys) - aspect / 2 - 0.1, max(ys) + aspect / 2 + 0.1
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    tilt = math.radians(rng.uniform(*tilt_deg))
+    v = max(0.45, math.sin(tilt))
+    k = (1 - v) * rng.uniform(0.3, 0.9)
+    rot = math.radians(rng.uniform(-rotation, rotation))
+    c, s = math.cos(rot), math.sin(rot)
+    src = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    dst = np.float32([[-(1 - k), -v], [1 - k, -v], [1 + k * 0.5, v], [-(1 + k * 0.5), v]])
+    P = cv2.getPerspectiveTransform(src, dst)
+    R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    T0 = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], float)
+    H = R @ P @ T0
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+    ph = np.c_[corners, np.ones(4)] @ H.T
+    pts = ph[:, :2] / ph[:, 2:3]
+    W, Hh = size
+    lo, hi = pts.min(0), pts.max(0)
+    sc = min(W * (1 - 2 * margin) / (hi[0] - lo[0]), Hh * (1 - 2 * margin) / (hi[1] - lo[1]))
+    mid = (lo + hi) / 2
+    S = np.array([[sc, 0, W / 2 - sc * mid[0]], [0, sc, Hh / 2 - sc * mid[1]], [0, 0, 1]])
+    return Camera(S @ H, size)
+
+
+def load_decks(names):
+    from vision.synth import Deck
+    decks = []
+    for name in names:
+        folder = ROOT / "data" / "decks" / name
+        if (folder / "As.png").exists():
+            decks.append(Deck.load(folder))
+    return decks
+
+
+def run_render(args) -> dict:
+    import cv2
+
+    from vision.decks import HELDOUT_DECKS
+    from vision.synth import jpeg, render_scene
+    decks = load_decks(args.decks or HELDOUT_DECKS)
+    if not decks:
+        raise SystemExit("no rendered held-out decks under data/decks: run the vision data step first")
+    detect = None
+    if args.sightings == "detector":
+        import vision
+        detect = vision.detect
+    from vision.reading import read_layout
+    results = {}
+    save = Path(args.save) if args.save else None
+    if save:
+        save.mkdir(parents=True, exist_ok=True)
+    for gid in args.games:
+        tally = Tally()
+        for n in range(args.layouts):
+            seed = args.seed + n
+            rng = random.Random(seed * 104729 + 7)
+            nrng = np.random.default_rng(seed)
+            truth = make_state(gid, seed, args.moves)
+            deck = decks[n % len(decks)]
+            pl = layout_placements(truth, deck.aspect, rng)
+            cam = table_camera(rng, pl, deck.aspect, rotation=args.rotation)
+            scene = render_scene(pl, deck, cam, nrng, four_corners=rng.random() < 0.3, clutter=0)
+            image = jpeg(scene.image, nrng, 70, 95)
+            if save and n < args.save_count:
+                cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)
+            if detect is None:
+                from vision.types import Sighting
+                sights = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()]
+                t0 = time.perf_counter()
+                r = read_sightings(sights, gid, image_size=cam.size)
+                dt, ddt = time.perf_counter() - t0, None
+            else:
+                t0 = time.perf_counter()
+                sights = detect(image)
+                ddt = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]))
+                dt = time.perf_counter() - t0
+            tally.add(compare(truth, r.state, r.doubts), dt, f"{gid} seed {seed} deck {deck.name}", r.message, ddt)
+        results[gid] = tally.summary()
+        print_table({gid: results[gid]}, extra_cols=detect is not None)
+    return results
+
+
+# ------------------------------------------------------------- (c) columns
+
+def read_yolo(path: Path, names: list[str], size: tuple[int, int]):
+    from vision.types import Sighting
+    W, H = size
+    out = []
+    for line in path.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        c, cx, cy, w, h = int(parts[0]), *map(float, parts[1:5])
+        label = names[c]
+        out.append(Sighting(label, ((cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H),
+                            float(parts[5]) if len(parts) > 5 else 1.0))
+    return out
+
+
+def run_columns(args) -> dict:
+    import cv2
+
+    from vision.reading import group_columns
+    root = Path(args.real_dev)
+    names = [x.strip() for x in (root / "names.txt").read_text().split("\n") if x.strip()]
+    images = sorted((root / "images").glob("*.jpg"))
+    draw = Path(args.draw) if args.draw else None
+    if draw:
+        draw.mkdir(parents=True, exist_ok=True)
+    detect = None
+    if args.sightings == "detector":
+        import vision
+        detect = vision.detect
+    per_image = []
+    for k, img_path in enumerate(images):
+        img = cv2.imread(str(img_path))
+        H, W = img.shape[:2]
+        lab = root / "labels" / (img_path.stem + ".txt")
+        sights = detect(img) if detect else read_yolo(lab, names, (W, H))
+        t0 = time.perf_counter()
+        cols = group_columns(sights)
+        dt = time.perf_counter() - t0
+        multi = [c for c in cols if len(c) >= 2]
+        per_image.append({"image": img_path.name, "cards": sum(len(c) for c in cols), "columns": len(multi),
+                          "singles": len(cols) - len(multi), "lengths": sorted((len(c) for c in multi), reverse=True),
+                          "seconds": dt})
+        if draw and (k % args.draw_every == 0):
+            vis = img.copy()
+            colours = [(0, 0, 255), (0, 200, 0), (255, 0, 0), (0, 200, 255), (255, 0, 255), (255, 255, 0),
+                       (0, 128, 255), (128, 0, 255), (0, 255, 128), (255, 128, 0)]
+            for ci, col in enumerate(cols):
+                colr = colours[ci % len(colours)] if len(col) >= 2 else (128, 128, 128)
+                pts = [tuple(int(v) for v in c.anchor) for c in col]
+                for a, b in zip(pts, pts[1:]):
+                    cv2.line(vis, a, b, colr, 3)
+                for j, (c, p) in enumerate(zip(col, pts)):
+                    cv2.circle(vis, p, 6, colr, -1)
+                    cv2.putText(vis, f"{ci}:{c.label}", (p[0] + 8, p[1]), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colr, 2)
+            cv2.imwrite(str(draw / (img_path.stem + ".png")), vis)
+    summary = {"images": len(per_image),
+               "columns_per_image_median": statistics.median(r["columns"] for r in per_image) if per_image else 0,
+               "seconds_median": statistics.median(r["seconds"] for r in per_image) if per_image else 0,
+               "per_image": per_image}
+    for r in per_image:
+        print(f"{r['image'][:44]:44s} cards {r['cards']:3d} columns {r['columns']:2d} singles {r['singles']:2d} lengths {r['lengths']}")
+    return summary
+
+
+# ------------------------------------------------------------------ main
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="mode", required=True)
+    every = sorted(games())
+    for name in ("fake", "render"):
+        p = sub.add_parser(name)
+        p.add_argument("--games", nargs="*", default=every)
+        p.add_argument("--layouts", type=int, default=200)
+        p.add_argument("--seed", type=int, default=1000)
+        p.add_argument("--moves", type=int, default=25, help="random legal moves after the deal: 0..this many")
+        p.add_argument("--rotation", type=float, default=15.0, help="camera turned up to this many degrees")
+        p.add_argument("--out")
+    fake = sub.choices["fake"]
+    fake.add_argument("--tilt", type=float, default=0.4, help="far edge up to this share narrower")
+    fake.add_argument("--jitter", type=float, default=0.02, help="index position noise, card widths")
+    fake.add_argument("--drop", type=float, default=0.03, help="share of sightings the detector misses")
+    fake.add_argument("--mislabel", type=float, default=0.01, help="share of sightings given a wrong label")
+    render = sub.choices["render"]
+    render.add_argument("--sightings", choices=("detector", "oracle"), default="detector")
+    render.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
+    render.add_argument("--save", help="write the first photos here")
+    render.add_argument("--save-count", type=int, default=3)
+    cols = sub.add_parser("columns")
+    cols.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
+    cols.add_argument("--sightings", choices=("detector", "labels"), default="labels")
+    cols.add_argument("--draw")
+    cols.add_argument("--draw-every", type=int, default=10)
+    cols.add_argument("--out")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    if args.mode == "fake":
+        res = run_fake(args)
+    elif args.mode == "render":
+        res = run_render(args)
+    else:
+        res = run_columns(args)
+    res = {"mode": args.mode, "args": {k: v for k, v in vars(args).items() if k != "func"},
+           "wall_s": round(time.time() - t0, 1), "results": res}
+    if getattr(args, "out", None):
+        Path(args.out).write_text(json.dumps(res, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

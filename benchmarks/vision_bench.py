@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Detector benchmark: latency at 1920x1080 and 12 MP, and accuracy on labelled sets.
+
+    .venv/bin/python benchmarks/vision_bench.py                 # latency + fixtures + real-dev if present
+    .venv/bin/python benchmarks/vision_bench.py --set NAME=IMAGES:LABELS:NAMES ...
+
+Latency is the wall time of ``Detector.__call__`` (decode excluded: the image
+is already in memory), median of ``--runs`` runs after one warm-up, with
+onnxruntime on this machine's CPU threads (2 here).  Targets (issue 5):
+<= 1.0 s at 1080p, <= 2.5 s at 12 MP.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def latency(det, img, runs: int) -> dict:
+    det(img)  # warm-up
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        det(img)
+        ts.append(time.perf_counter() - t)
+    return {"median_s": round(statistics.median(ts), 3), "min_s": round(min(ts), 3), "runs": runs}
+
+
+def main(argv=None) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.detector import Detector
+    from vision.evaluate import evaluate_dir
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--set", action="append", default=[], help="NAME=IMAGES:LABELS:NAMES")
+    ap.add_argument("--no-eval", action="store_true")
+    ap.add_argument("--json", help="also write results here")
+    a = ap.parse_args(argv)
+
+    det = Detector(a.model)
+    real = ROOT.parent / "shared" / "real-dev" / "eyeplay"
+    src = sorted((real / "images").glob("*.jpg"))
+    base = cv2.imread(str(src[0])) if src else None
+    if base is None:
+        base = cv2.imread(str(sorted((ROOT / "tests" / "vision" / "fixtures" / "images").glob("*.jpg"))[0]))
+    res: dict = {"model": str(det.session._model_path if hasattr(det.session, "_model_path") else a.model or "default")}
+    img1080 = cv2.resize(base, (1920, 1080), interpolation=cv2.INTER_CUBIC)
+    img12 = cv2.resize(base, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    res["latency_1920x1080"] = latency(det, img1080, a.runs)
+    print(f"1920x1080: {res['latency_1920x1080']}", flush=True)
+    res["latency_4000x3000"] = latency(det, img12, a.runs)
+    print(f"4000x3000: {res['latency_4000x3000']}", flush=True)
+    if not a.no_eval:
+        sets = {"fixtures": (ROOT / "tests/vision/fixtures/images", ROOT / "tests/vision/fixtures/labels",
+                             ROOT / "tests/vision/fixtures/names.txt")}
+        if src:
+            sets["real-dev/eyeplay"] = (real / "images", real / "labels", real / "names.txt")
+        for s in a.set:
+            name, paths = s.split("=", 1)
+            sets[name] = tuple(Path(p) for p in paths.split(":"))
+        for name, (im, lb, nm) in sets.items():
+            t = time.time()
+            res[name] = evaluate_dir(im, lb, nm, detector=det)
+            res[name]["seconds"] = round(time.time() - t, 1)
+            print(f"{name}: {res[name]}", flush=True)
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
+    _ = np
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

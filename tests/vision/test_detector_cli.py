@@ -1,0 +1,165 @@
+"""Run-time detector on committed fixtures, CLI file formats, and bad input."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
+pytest.importorskip("onnxruntime", reason="vision extra (onnxruntime) is required", exc_type=ImportError)
+
+from patience.cli import main  # noqa: E402
+from vision import Sighting, VisionError, detect  # noqa: E402
+from vision.decks import LABELS  # noqa: E402
+from vision.detector import DEFAULT_MODEL, Detector, nms, tile_origins  # noqa: E402
+from vision.evaluate import compute_metrics, read_names, read_yolo_labels  # noqa: E402
+from vision.imageio import load_image  # noqa: E402
+
+FIX = Path(__file__).parent / "fixtures"
+IMAGES = sorted((FIX / "images").glob("*.jpg"))
+
+
+def test_model_is_committed():
+    assert DEFAULT_MODEL.is_file(), f"{DEFAULT_MODEL} missing: run scripts/vision_pipeline.py"
+
+
+@pytest.fixture(scope="module")
+def det():
+    return Detector()
+
+
+def test_tile_origins_cover_with_overlap():
+    for L in (640, 1080, 1920, 4032):
+        o = tile_origins(L, 640, 96)
+        assert o[0] == 0 and o[-1] + 640 >= L
+        for a, b in zip(o, o[1:]):
+            assert a + 640 - b >= 96
+    assert tile_origins(300, 640, 96) == [0]
+
+
+def test_nms_keeps_best_of_overlapping():
+    b = np.array([[0, 0, 10, 20], [1, 0, 11, 20], [50, 50, 60, 70]], float)
+    s = np.array([0.5, 0.9, 0.3])
+    assert nms(b, s, 0.5) == [1, 2]
+
+
+def test_detector_finds_fixture_indices(det):
+    """Committed rendered scenes (one from a held-out deck): most indices found, few false ones."""
+    names = read_names(FIX / "names.txt")
+    items = []
+    for f in IMAGES:
+        img = load_image(f)
+        gt = read_yolo_labels(FIX / "labels" / f"{f.stem}.txt", names, img.shape[1], img.shape[0])
+        items.append((gt, det(img, conf=0.01)))
+    m = compute_metrics(items, conf=0.25)
+    assert m.boxes >= 50
+    assert m.recall >= 0.6, m.as_dict()
+    assert m.precision >= 0.6, m.as_dict()
+
+
+def test_detect_api_returns_sightings():
+    res = detect(str(IMAGES[0]))
+    assert res and all(isinstance(s, Sighting) for s in res)
+    for s in res:
+        assert s.label in LABELS and 0 < s.conf <= 1
+        x0, y0, x1, y1 = s.box
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+
+
+def test_no_cards_gives_empty_list(det):
+    rng = np.random.default_rng(0)
+    table = np.clip(rng.normal(120, 6, (1080, 1920, 3)), 0, 255).astype(np.uint8)
+    assert det(table) == []
+
+
+def test_corrupt_and_non_image_files_raise(tmp_path):
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("this is not a picture")
+    with pytest.raises(VisionError, match="not a readable image"):
+        load_image(bad)
+    trunc = tmp_path / "trunc.jpg"
+    trunc.write_bytes(IMAGES[0].read_bytes()[:200])
+    with pytest.raises(VisionError):
+        load_image(trunc)
+    with pytest.raises(VisionError, match="no such file"):
+        load_image(tmp_path / "missing.jpg")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(VisionError, match="empty"):
+        load_image(empty)
+
+
+def test_exif_rotated_photo_is_read_upright(tmp_path):
+    from PIL import Image
+    # stored landscape 200x100 with EXIF orientation 6 (rotate 90 CW to display) -> upright is 100x200
+    arr = np.zeros((100, 200, 3), np.uint8)
+    arr[:, :20] = 255  # a white band on the stored left edge
+    im = Image.fromarray(arr)
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    p = tmp_path / "phone.jpg"
+    im.save(p, exif=exif.tobytes())
+    up = load_image(p)
+    assert up.shape[:2] == (200, 100)
+    # stored left edge becomes the top after a 90 degree clockwise turn
+    assert up[:15].mean() > 200 and up[-50:].mean() < 30
+    buf = io.BytesIO()
+    im.save(buf, format="JPEG", exif=exif.tobytes())
+    assert load_image(buf.getvalue()).shape[:2] == (200, 100)
+
+
+def test_cli_detect_writes_yolo_text_and_annotation(tmp_path, capsys):
+    out, ann = tmp_path / "txt", tmp_path / "ann"
+    rc = main(["detect", *map(str, IMAGES), "--save-txt", str(out), "--annotate", str(ann)])
+    assert rc == 0
+    for f in IMAGES:
+        lines = (out / f"{f.stem}.txt").read_text().splitlines()
+        assert lines, f.name
+        for ln in lines:
+            label, cx, cy, w, h, conf = ln.split()
+            assert label in LABELS
+            vals = [float(v) for v in (cx, cy, w, h, conf)]
+            assert all(0 <= v <= 1 for v in vals)
+        a = cv2.imread(str(ann / f"{f.stem}.jpg"))
+        assert a is not None and a.shape[:2] == (640, 640)
+
+
+def test_cli_detect_bad_file_exits_2(tmp_path, capsys):
+    bad = tmp_path / "x.png"
+    bad.write_bytes(b"\x89PNG garbage")
+    rc = main(["detect", str(bad), "--save-txt", str(tmp_path / "o")])
+    assert rc == 2
+    err = capsys.readouterr().err.strip()
+    assert "x.png" in err and "\n" not in err
+
+
+def test_cli_eval_detector_prints_metrics(capsys):
+    rc = main(["eval-detector", "--images", str(FIX / "images"), "--labels", str(FIX / "labels"),
+               "--names", str(FIX / "names.txt")])
+    assert rc == 0
+    out = capsys.readouterr().out
+    for key in ("precision:", "recall:", "mAP50:", "card-identity recall:"):
+        assert key in out
+    vals = {ln.split(":")[0]: float(ln.split(":")[1]) for ln in out.splitlines() if ln.count(":") == 1}
+    assert 0 <= vals["precision"] <= 1 and 0 <= vals["mAP50"] <= 1
+
+
+def test_cli_eval_detector_missing_names_exits_2(tmp_path):
+    rc = main(["eval-detector", "--images", str(FIX / "images"), "--labels", str(FIX / "labels"),
+               "--names", str(tmp_path / "nope.txt")])
+    assert rc == 2
+
+
+def test_metrics_perfect_and_empty():
+    gt = [("10h", (10, 10, 30, 50)), ("Qs", (100, 10, 120, 50)), ("10h", (200, 10, 220, 50))]
+    perfect = [Sighting(l, b, 0.9) for l, b in gt]
+    m = compute_metrics([(gt, perfect)])
+    assert (m.precision, m.recall, m.map50, m.identity_recall) == (1.0, 1.0, pytest.approx(1.0, abs=0.006), 1.0)  # 101-point AP, as ultralytics
+    # one of the two 10h boxes found: identity recall still 1, recall 2/3
+    m = compute_metrics([(gt, perfect[:2])])
+    assert m.recall == pytest.approx(2 / 3) and m.identity_recall == 1.0
+    # wrong label at the right place: a false positive and a miss
+    m = compute_metrics([(gt[:1], [Sighting("10d", gt[0][1], 0.9)])])
+    assert m.precision == 0 and m.recall == 0 and m.identity_recall == 0

@@ -1,0 +1,36 @@
+"""A tiny end-to-end training run: data -> 1 epoch -> ONNX export -> run-time detector."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_pipeline_smoke(tmp_path):
+    pytest.importorskip("ultralytics", reason="the 'train' extra (ultralytics) is required for the smoke run",
+                        exc_type=ImportError)
+    env = dict(os.environ, YOLO_OFFLINE="1", ULTRALYTICS_OFFLINE="1", YOLO_CONFIG_DIR=str(tmp_path / "cfg"))
+    work, out = tmp_path / "work", tmp_path / "out"
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "vision_pipeline.py"), "--smoke", "--work", str(work),
+                        "--out", str(out), "--name", "smoke"], capture_output=True, text=True, env=env, timeout=880)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "Downloading" not in r.stdout + r.stderr, "the smoke run tried to download something"
+    onnx = out / "smoke.onnx"
+    assert onnx.is_file() and (out / "smoke.pt").is_file()
+    assert len(list((work / "train" / "labels").glob("*.txt"))) == 8
+    metrics = (out / "smoke.metrics.json").read_text()
+    assert '"synthetic_val"' in metrics and '"heldout_decks"' in metrics
+    # the exported model runs in the torch-free detector
+    from vision.detector import Detector
+    import numpy as np
+    det = Detector(onnx)
+    assert det.input_size == 160
+    res = det(np.full((300, 500, 3), 128, np.uint8), conf=0.0001)
+    assert isinstance(res, list)

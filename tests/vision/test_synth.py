@@ -1,0 +1,124 @@
+"""The scene generator labels exactly the visible corner indices."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
+
+from vision.decks import LABELS  # noqa: E402
+from vision.synth import (VISIBLE_MIN, Camera, Placement, find_index_box, random_layout,  # noqa: E402
+                          random_scene, render_scene, synthetic_deck)
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return synthetic_deck(160)
+
+
+def _plain_bg(cam):
+    w, h = cam.size
+    return np.full((h, w, 3), 90, np.float32)
+
+
+def test_synthetic_deck_has_index_box_for_every_card(deck):
+    assert set(deck.index_boxes) == set(LABELS)
+    for label, (x0, y0, x1, y1) in deck.index_boxes.items():
+        w, h = deck.size
+        assert 0 <= x0 < x1 <= 0.3 * w and 0 <= y0 < y1 <= 0.42 * h, label
+
+
+def test_find_index_box_ignores_blank_card():
+    blank = np.full((232, 160, 4), 255, np.uint8)
+    assert find_index_box(blank) is None
+
+
+def test_single_card_top_down_labels_both_corners(deck):
+    cam = Camera.top_down(size=(400, 400), center=(0, 0), card_px=150)
+    rng = np.random.default_rng(0)
+    s = render_scene([Placement("10h", 0, 0)], deck, cam, rng, background=_plain_bg(cam), photometric=False)
+    lab = s.labelled()
+    assert sorted(b.corner for b in lab) == ["br", "tl"]
+    assert all(b.label == "10h" for b in lab)
+    # the box is the deck's index box scaled by card_px / card width
+    x0, y0, x1, y1 = deck.index_boxes["10h"]
+    f = 150 / deck.size[0]
+    tl = next(b for b in lab if b.corner == "tl")
+    card_x0 = 200 - 75
+    card_y0 = 200 - 75 * deck.aspect
+    assert tl.xyxy[0] == pytest.approx(card_x0 + x0 * f, abs=1.0)
+    assert tl.xyxy[1] == pytest.approx(card_y0 + y0 * f, abs=1.0)
+    assert tl.xyxy[2] == pytest.approx(card_x0 + x1 * f, abs=1.0)
+    # the pixels inside the box really are the index: darker than the paper
+    bx0, by0, bx1, by1 = (int(round(v)) for v in tl.xyxy)
+    assert s.image[by0:by1, bx0:bx1].min() < 120
+
+
+def test_covered_index_is_not_labelled(deck):
+    """A fanned column: each card covers the bottom index of the one under it."""
+    cam = Camera.top_down(size=(500, 700), center=(0, 1.0), card_px=120)
+    rng = np.random.default_rng(1)
+    fan = 0.3 * deck.aspect
+    pl = [Placement(l, 0, k * fan) for k, l in enumerate(["Ks", "Qh", "Jc", "10d"])]
+    s = render_scene(pl, deck, cam, rng, background=_plain_bg(cam), photometric=False)
+    lab = {(b.label, b.corner) for b in s.labelled()}
+    # every top-left index shows; only the last card's bottom-right index shows
+    assert lab == {("Ks", "tl"), ("Qh", "tl"), ("Jc", "tl"), ("10d", "tl"), ("10d", "br")}
+    hidden = [b for b in s.index_boxes if b.corner == "br" and b.label != "10d"]
+    assert all(b.visible < 0.05 for b in hidden)
+
+
+def test_partly_covered_index_threshold(deck):
+    """An index covered by more than 40 % is dropped, one covered a little is kept."""
+    cam = Camera.top_down(size=(600, 600), center=(0, 0), card_px=150)
+    x0, y0, x1, y1 = deck.index_boxes["As"]
+    w, h = deck.size
+    iw = (x1 - x0) / w  # index width in card widths
+    # put a second card to the left of the first so that its right edge covers
+    # a fraction c of the first card's top-left index box (from the left)
+    out = {}
+    for c in (0.15, 0.8):
+        left_edge_of_index = -0.5 + x0 / w
+        cover_to = left_edge_of_index + c * iw
+        pl = [Placement("As", 0, 0), Placement("2c", cover_to - 0.5, 0.02)]
+        s = render_scene(pl, deck, cam, np.random.default_rng(2), background=_plain_bg(cam), photometric=False)
+        tl = next(b for b in s.index_boxes if b.label == "As" and b.corner == "tl")
+        out[c] = tl.visible
+        assert tl.visible == pytest.approx(1 - c, abs=0.08)
+        assert (tl in s.labelled()) == (tl.visible >= VISIBLE_MIN)
+    assert out[0.15] >= VISIBLE_MIN > out[0.8]
+
+
+def test_out_of_frame_index_not_labelled(deck):
+    cam = Camera.top_down(size=(300, 300), center=(0, 0), card_px=150)
+    # card centred on the left border: its top-left index lies outside the image
+    s = render_scene([Placement("9d", -1.0, 0)], deck, cam, np.random.default_rng(3),
+                     background=_plain_bg(cam), photometric=False)
+    assert all(b.corner != "tl" for b in s.labelled())
+
+
+def test_face_down_cards_have_no_labels(deck):
+    cam = Camera.top_down(size=(400, 400), center=(0, 0), card_px=150)
+    s = render_scene([Placement("9d", 0, 0, face_up=False)], deck, cam, np.random.default_rng(4),
+                     background=_plain_bg(cam), photometric=False)
+    assert s.labelled() == []
+
+
+def test_random_scenes_yolo_lines_are_valid(deck):
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        s = random_scene([deck], rng, size=(320, 320))
+        assert s.image.shape == (320, 320, 3)
+        for ln in s.yolo_lines():
+            c, cx, cy, w, h = ln.split()
+            assert 0 <= int(c) < 52
+            assert all(0 <= float(v) <= 1 for v in (cx, cy, w, h))
+        # labelled boxes belong to cards that are in the layout and face up
+        for b in s.labelled():
+            assert s.cards[b.card].face_up and s.cards[b.card].label == b.label
+
+
+def test_two_pack_layout_can_hold_duplicates():
+    rng = np.random.default_rng(6)
+    pl = random_layout(rng, 1.45, two_packs=True)
+    assert {p.copy for p in pl} <= {0, 1}
