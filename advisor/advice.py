@@ -135,7 +135,7 @@ def advise(state: State, history: History = (), *, search: bool = True, budget=N
         book.run(Context(game, state, history), advice)
     if search:
         from . import search as _search
-        _search.add_suggestions(game, state, advice, budget)
+        _search.add_suggestions(game, state, advice, budget, history=history)
     advice.suggestions.sort(key=lambda s: -s.score)
     return advice
 

@@ -40,7 +40,7 @@ import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from .cards import Card, CardError, full_deck
 
@@ -465,6 +465,14 @@ class Game(ABC):
                     if not s.face_up:
                         p[j] = Slot(None, False)
         return obs
+
+    def information_state(self, state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
+        """What a player who remembers everything seen so far knows (OpenSpiel's information state).
+
+        By default what is in view now; games where covered cards were seen
+        earlier (Kings) override it to recall them from the history.
+        """
+        return self.observation(state)
 
     def validate(self, state: State) -> list[str]:
         """Problems that make a state impossible. Games extend with their own checks."""

@@ -88,13 +88,13 @@ def rollout(game: Game, state: State, rng: random.Random, cap: int) -> tuple[boo
     return game.is_won(state), progress(game, state)
 
 
-def evaluate(game: Game, state: State, budget: Budget, seed: int = 0) -> list[tuple[Move, float, int, int]]:
+def evaluate(game: Game, state: State, budget: Budget, seed: int = 0, history=()) -> list[tuple[Move, float, int, int]]:
     """(move, value, wins, play-outs) for each legal move, best first."""
     legal = game.legal_moves(state)
     if not legal:
         return []
     rng = random.Random(seed)
-    base = game.observation(state)
+    base = game.information_state(state, history)
     hidden = has_hidden(base)
     ranked = sorted(legal, key=lambda m: -_heuristic(game, state, m))
     cands = ranked[:budget.max_candidates]
@@ -125,10 +125,10 @@ def evaluate(game: Game, state: State, budget: Budget, seed: int = 0) -> list[tu
     return out
 
 
-def add_suggestions(game: Game, state: State, advice, budget: Budget | None = None, top: int = 5) -> None:
+def add_suggestions(game: Game, state: State, advice, budget: Budget | None = None, top: int = 5, history=()) -> None:
     from .advice import Suggestion, Winnable
     budget = budget or Budget()
-    scored = evaluate(game, state, budget)
+    scored = evaluate(game, state, budget, history=history)
     if not scored:
         return
     runs = sum(n for _, _, _, n in scored)
@@ -136,7 +136,7 @@ def add_suggestions(game: Game, state: State, advice, budget: Budget | None = No
     for rank, (m, value, w, n) in enumerate(scored[:top]):
         if n:
             reason = (f"in {n} sampled play-outs after this move, {w} reached a win"
-                      + (" (the hidden cards were drawn at random from the cards not yet seen)" if has_hidden(game.observation(state)) else "")
+                      + (" (the hidden cards were drawn at random from the cards not yet seen)" if has_hidden(game.information_state(state, history)) else "")
                       + (f"; it ranks first of {len(scored)} legal moves" if rank == 0 else ""))
         else:
             reason = "not explored within the time budget; ranked by a simple rule (cards home first)"

@@ -379,6 +379,11 @@ class Kings(Game):
         return 13 - top.rank if loc.area == LEFT else top.rank
 
     # ------------------------------------------------------- observation
+    def information_state(self, state: State, history=()) -> State:
+        """The view now, with covered cards recalled from what was seen before (tip e's perfect memory)."""
+        from ..kings_memory import recall
+        return recall(self.observation(state), history)
+
     def observation(self, state: State) -> State:
         """What the player sees: face-down cards hidden, and in a squared pile only the top card.
 
