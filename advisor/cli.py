@@ -54,14 +54,29 @@ def exact_solver(game_id: str):
     return mod if hasattr(mod, "solve") else None
 
 
+def solution_json(result) -> dict:
+    """A solver's answer as JSON, whatever dataclass the game's solver returns."""
+    import dataclasses
+    if hasattr(result, "to_json"):
+        out = result.to_json()
+    elif dataclasses.is_dataclass(result):
+        out = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+    else:
+        out = dict(result)
+    if "winnable" not in out:
+        out["winnable"] = {"yes": True, "no": False}.get(str(out.get("verdict")), None)
+    if isinstance(out.get("plan"), list):
+        out["plan"] = [str(m) for m in out["plan"]]
+    return out
+
+
 def cmd_solve(args) -> int:
     state = load_state(args.state)
     solver = exact_solver(state.game)
     if solver is None:
         raise PatienceError(f"no exact solver for {state.game}: it has hidden cards or none is written yet; try 'patience advise'")
     result = solver.solve(state, seconds=args.seconds)
-    out = result.to_json() if hasattr(result, "to_json") else result
-    print(json.dumps(out, ensure_ascii=False, indent=1))
+    print(json.dumps(solution_json(result), ensure_ascii=False, indent=1, default=str))
     return 0
 
 
@@ -138,8 +153,7 @@ def cmd_bench_advice(args) -> int:
     if solver is not None and not args.no_solver:
         decided = won = 0
         for i in range(args.deals):
-            r = solver.solve(game.new(args.seed + i), seconds=1.0)
-            w = r.winnable if hasattr(r, "winnable") else r.get("winnable")
+            w = solution_json(solver.solve(game.new(args.seed + i), seconds=1.0))["winnable"]
             decided += w is not None
             won += bool(w)
             _progress(i + 1, args.deals, "solver")

@@ -143,7 +143,7 @@ def add_suggestions(game: Game, state: State, advice, budget: Budget | None = No
         # Tip books may already suggest this move with a reason of their own: keep theirs, add the search figure.
         existing = next((s for s in advice.suggestions if s.move == str(m)), None)
         if existing:
-            existing.reason += f" — search agrees: {reason}"
+            existing.reason += (f" — search agrees: {reason}" if w else f" — search: {reason}")
             existing.score = max(existing.score, 10 + value)
         else:
             advice.suggestions.append(Suggestion(str(m), game.describe(state, m), reason, value, "search"))

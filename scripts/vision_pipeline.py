@@ -131,7 +131,7 @@ def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, worke
 def export_onnx(pt: Path, imgsz: int) -> Path:
     from ultralytics import YOLO
     m = YOLO(str(pt))
-    out = m.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=False, opset=17)
+    out = m.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17)
     return Path(out)
 
 

@@ -80,7 +80,8 @@ class Detector:
     """An ONNX corner-index detector. ``Detector()(image) -> list[Sighting]``."""
 
     def __init__(self, model: str | Path | None = None, names: list[str] | None = None,
-                 tile: int = 640, overlap: int = 96, max_side: int = 1920, threads: int | None = None):
+                 tile: int = 640, overlap: int = 96, max_side: int = 1920, threads: int | None = None,
+                 mode: str | None = None):
         import onnxruntime as ort
 
         path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
@@ -93,11 +94,18 @@ class Detector:
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         shp = inp.shape
-        self.input_size = int(shp[2]) if isinstance(shp[2], int) else tile
-        self.batch = int(shp[0]) if isinstance(shp[0], int) else 1
+        self.dynamic = not isinstance(shp[2], int)
+        self.input_size = tile if self.dynamic else int(shp[2])
         self.names = names or list(LABELS)
         self.tile = TileSpec(self.input_size, overlap)
         self.max_side = max_side
+        # A model exported with dynamic shapes runs on the whole (scaled) photo in
+        # one pass; a fixed-size model runs on overlapping tiles.
+        self.mode = mode or ("full" if self.dynamic else "tile")
+        if self.mode not in ("full", "tile"):
+            raise VisionError(f"unknown detector mode {self.mode!r}")
+        if self.mode == "full" and not self.dynamic:
+            raise VisionError("mode 'full' needs a model exported with dynamic input size")
 
     def _infer_tiles(self, tiles: list[np.ndarray]) -> list[np.ndarray]:
         outs = []
@@ -114,6 +122,8 @@ class Detector:
         s = min(1.0, self.max_side / max(H, W))
         work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA) if s < 1 else img
         h, w = work.shape[:2]
+        if self.mode == "full":
+            return self._full(work, s, W, H, conf, iou)
         T, ov = self.tile.size, self.tile.overlap
         xs, ys = tile_origins(w, T, ov), tile_origins(h, T, ov)
         tiles, origins = [], []
@@ -148,7 +158,21 @@ class Detector:
                 all_c.append(c)
         if not all_b:
             return []
-        B, S, C = np.concatenate(all_b), np.concatenate(all_s), np.concatenate(all_c)
+        return self._merge(np.concatenate(all_b), np.concatenate(all_s), np.concatenate(all_c), s, W, H, iou)
+
+    def _full(self, work: np.ndarray, s: float, W: int, H: int, conf: float, iou: float) -> list[Sighting]:
+        h, w = work.shape[:2]
+        ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
+        pad = np.full((ph, pw, 3), 114, np.uint8)
+        pad[:h, :w] = work
+        x = pad[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0]
+        b, sc, c = decode(out, conf, len(self.names))
+        if not len(b):
+            return []
+        return self._merge(b, sc, c, s, W, H, iou)
+
+    def _merge(self, B, S, C, s, W, H, iou) -> list[Sighting]:
         result: list[Sighting] = []
         for k in np.unique(C):
             idx = np.nonzero(C == k)[0]

@@ -41,6 +41,7 @@ OPPOSITE = np.array([1.0 - 2 * 0.12, CARD_ASPECT - 2 * 0.24])
 LOW_CONFIDENCE = 0.5
 MAX_FAN = 30
 MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
+ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
 
 
 @dataclass
@@ -52,6 +53,8 @@ class SeenCard:
     conf: float
     boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     table: tuple[float, float] | None = None   # anchor on the table, after registration
+    along: float | None = None                 # distance along its pile's fan from the pile's head
+    others: list[str] = field(default_factory=list)   # other labels read on the same card (a misread index)
 
 
 @dataclass
@@ -147,7 +150,34 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
             anchor = centres[k0]
             cards.append(SeenCard(label, anchor, max(float(sightings[k].conf) for k in members),
                                   [tuple(map(float, sightings[k].box)) for k in members]))
+    if H is not None:
+        _merge_misread(cards, Hinv, tol)
     return cards
+
+
+def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float) -> None:
+    """Two one-index cards of different labels at the two opposite corners of one card are one card misread.
+
+    The surer label is kept; the other is remembered for a doubt.
+    """
+    lone = [c for c in cards if len(c.boxes) == 1]
+    if len(lone) < 2:
+        return
+    pts = _apply(Hinv, np.array([c.anchor for c in lone]))
+    gone: set[int] = set()
+    for a in range(len(lone)):
+        for b in range(len(lone)):
+            if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
+                continue
+            if np.linalg.norm(pts[b] - pts[a] - OPPOSITE) < tol:
+                keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
+                keep.others.append(other.label)
+                if keep is lone[b]:        # the anchor is the near (top-left) index
+                    keep.anchor = lone[a].anchor
+                keep.boxes = lone[a].boxes + lone[b].boxes
+                gone.add(b if keep is lone[a] else a)
+    drop = {id(lone[k]) for k in gone}
+    cards[:] = [c for c in cards if id(c) not in drop]
 
 
 def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:
@@ -300,7 +330,7 @@ def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     along = (d * unit[None]).sum(axis=2)
     across = np.abs(d[..., 0] * unit[None, :, 1] - d[..., 1] * unit[None, :, 0])
     fanned = flen > 0
-    in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < 0.45)
+    in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < ACROSS)
     fl = np.maximum(flen, 1e-9)[None, :]
     step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
     sq_dist = np.hypot(d[..., 0], d[..., 1] / 1.2)
@@ -412,6 +442,15 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[di
         return piles, stray
     tab = _apply(np.linalg.inv(H), np.array([c.anchor for c in cards]))
     owner, along, ok = _locate(tab, pl)
+    # A card seen by one index only, that fits nowhere, may be a top card whose near index was missed:
+    # try it as the far (rotated) index.
+    lone = np.array([(owner[k] < 0 or not ok[k]) and len(c.boxes) == 1 for k, c in enumerate(cards)])
+    if lone.any():
+        tab2 = tab.copy()
+        tab2[lone] -= OPPOSITE
+        o2, a2, ok2 = _locate(tab2, pl)
+        if ok2.sum() > ok.sum():
+            tab, owner, along, ok = tab2, o2, a2, ok2
     order = np.argsort(along)
     for k in order:
         c = cards[k]
@@ -420,6 +459,7 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[di
             stray.append(c)
         else:
             p = pl[owner[k]]
+            c.along = float(along[k])
             piles[(p.area.name, p.pile)].append(c)
     return piles, stray
 
@@ -501,16 +541,9 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                     doubts.append(Doubt(f"{a.name} {i + 1}: {len(seen)} cards seen on a squared pile; kept the top one ({Card.parse(top.label).pretty})",
                                         a.name, i, len(pile) - 1, "conflict"))
                 conf[(a.name, i, len(pile) - 1)] = top.conf
+                _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
-                hidden = [s for s in prev_pile if not s.face_up]
-                if hidden and a.face in ("mixed", "down"):
-                    pile.extend(hidden if previous is not None else [Slot(None, False)] * len(hidden))
-                    if previous is None:
-                        doubts.append(Doubt(f"{a.name} {i + 1}: {len(hidden)} face-down card(s) assumed under the fan, as dealt",
-                                            a.name, i, 0, "assumed"))
-                for c in seen:
-                    pile.append(Slot(Card.parse(c.label), True))
-                    conf[(a.name, i, len(pile) - 1)] = c.conf
+                pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts)
             areas[a.name][i] = pile
     # Too many copies: keep the surest, mark the rest unreadable and say so.
     limit = Counter(c.face for c in game.deck())
@@ -543,6 +576,59 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
 
 
 DEPTH_SEARCH = 13   # deepest squared pile tried when the game cannot say how deep a pile is
+
+
+def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
+              conf: dict, doubts: list[Doubt]) -> list[Slot]:
+    """A fanned pile from the cards seen in it, in fan order.
+
+    Where the fan steps over a place with no card seen (an index the
+    detector missed, or hidden by something on top), an unreadable card
+    ``?`` is put there and a doubt says so. In a fan that may start with
+    face-down cards, their number is read from where the first face-up card
+    lies, or remembered from the last photo.
+    """
+    flen = math.hypot(*a.fan)
+    hidden = [s for s in prev_pile if not s.face_up]
+    lead = 0        # face-up cards missed before the first one seen
+    if a.face in ("mixed", "down") and seen and seen[0].along is not None and flen > 0 and not remembered:
+        # Face-down cards are only ever turned up, never added: the deal's count is the most there can be.
+        steps = max(0, int(round(seen[0].along / flen)))
+        n_down = min(steps, len(hidden))
+        lead = steps - n_down
+        hidden = [Slot(None, False)] * n_down
+    elif a.face == "up":
+        hidden = []
+    pile: list[Slot] = []
+    if hidden:
+        pile.extend(hidden if remembered else [Slot(None, False)] * len(hidden))
+        if not remembered:
+            doubts.append(Doubt(f"{a.name} {i + 1}: {len(hidden)} face-down card(s) assumed under the fan, from where its first face-up card lies",
+                                a.name, i, 0, "assumed"))
+    alongs = [c.along for c in seen if c.along is not None]
+    gaps = np.diff(alongs) if len(alongs) == len(seen) else np.array([])
+    step = flen
+    if len(gaps) >= 3:      # players fan tighter or looser than the book: follow what the photo shows
+        step = float(np.clip(np.median(gaps), 0.6 * flen, 1.5 * flen))
+    if flen > 0 and seen and seen[0].along is not None and a.face == "up":
+        lead = max(0, int(round(seen[0].along / step)))
+    for n, c in enumerate(seen):
+        missing = lead if n == 0 else (int(round(gaps[n - 1] / step)) - 1 if flen > 0 and len(gaps) else 0)
+        for _ in range(max(0, missing)):
+            pile.append(Slot(None, True))
+            doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
+                                a.name, i, len(pile) - 1, "unreadable"))
+        pile.append(Slot(Card.parse(c.label), True))
+        conf[(a.name, i, len(pile) - 1)] = c.conf
+        _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
+    return pile
+
+
+def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) -> None:
+    if c.others:
+        doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: its two indices read differently "
+                            f"({', '.join(Card.parse(x).pretty for x in [c.label, *c.others])}); kept {Card.parse(c.label).pretty}",
+                            area, i, j, "conflict"))
 
 
 def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) -> list[Doubt]:
@@ -606,21 +692,26 @@ def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) ->
 
 
 def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> None:
+    """Make the unseen areas (stock, face-down pile, cards put aside) hold what the table does not.
+
+    They start as the deal (or the last photo) had them; unknown cards are
+    taken from them or added to the stock until the count is the deck's.
+    More cards on the table than the deck holds is a doubt.
+    """
     total = sum(len(p) for ps in areas.values() for p in ps)
     deck = len(game.deck())
     hidden_areas = [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown") or a.face == "down") and a.count]
+    hidden_areas.sort(key=lambda a: a.kind not in ("stock", "facedown"))
+    for a in hidden_areas:
+        for p in areas[a.name]:
+            while p and total > deck and p[-1].card is None:
+                p.pop()
+                total -= 1
     if total > deck:
-        doubts.append(Doubt(f"{total} cards placed but the game has only {deck}", kind="count"))
-        # Remove unknown face-down fillers from hidden areas first.
-        for a in hidden_areas:
-            for p in areas[a.name]:
-                while p and total > deck and p[-1].card is None:
-                    p.pop()
-                    total -= 1
+        doubts.append(Doubt(f"{total} cards placed but the game has only {deck}: some cards were seen twice or misread",
+                            kind="count"))
     elif total < deck and hidden_areas:
-        target = next((a for a in hidden_areas if a.kind in ("stock", "facedown")), hidden_areas[0])
-        missing = deck - total
-        areas[target.name][0].extend([Slot(None, False)] * missing)
+        areas[hidden_areas[0].name][0].extend([Slot(None, False)] * (deck - total))
 
 
 def _count(n: int) -> str:

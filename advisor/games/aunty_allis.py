@@ -288,11 +288,27 @@ class AuntyAllis(Game):
             return False
         return all(len(p) == PILE for row in ROWS for p in state.areas[row])
 
-    def progress(self, state: State) -> float:
-        """Share of the 96 non-ace cards built into their piles."""
+    def completion(self, state: State) -> float:
+        """Share of the 96 non-ace cards built into their piles (junk in the rows does not count)."""
+        if self.is_won(state):
+            return 1.0
         built = sum(len(p) for row in ROWS for p in state.areas.get(row, ())
                     if place_status(p, row) == BUILT)
         return built / (3 * PLACES * PILE)
+
+    progress = completion
+
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """Cards under ``top`` in an operational place, where the rules fix it.
+
+        An ace, a starter, or a card that does not belong to the row lies alone
+        (junk or the foot of a pile): nothing under it. A later card of the row's
+        own sequence (a 5 in the first row) may be junk lying alone or the top of
+        a pile, so the rules cannot say. The rubbish row is fanned, not squared.
+        """
+        if loc.area not in ROWS or top.rank == 1 or top.rank not in SEQ[loc.area] or top.rank == START[loc.area]:
+            return 0 if loc.area in ROWS else None
+        return None
 
     # ------------------------------------------------------------ reasons
     def why_illegal(self, state: State, move: Move) -> str | None:

@@ -98,6 +98,14 @@ class CaptainSpaulding(Game):
         pile = state.areas[loc.area][loc.index]
         return pile[-1].card if pile else None
 
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """Cards under ``top`` on a top-row sequence: fixed by its rank (a 5 on an ace pile has four)."""
+        if loc.area == "aces":
+            return top.rank - 1
+        if loc.area == "kings":
+            return 13 - top.rank
+        return None
+
     # -------------------------------------------------------------------- deal
     def deal(self, rng: random.Random, options: dict) -> State:
         deck = self.deck()

@@ -136,11 +136,22 @@ class Pendulum(Game):
 
     @staticmethod
     def _foundation_next(state: State, f: Loc, step: int) -> Card | None:
-        """The card a foundation takes next (face), None when complete or unknown."""
+        """The card a foundation takes next (face), None when complete or its top card is unknown.
+        (Cards under the top may be unknown: the camera sees only the top of a squared pile.)"""
         pile = state.pile(f)
-        if not pile or len(pile) >= 13 or pile[-1].card is None or pile[0].card is None:
+        if not pile or len(pile) >= 13 or pile[-1].card is None:
             return None
-        return Card(rank_add(pile[-1].card.rank, step), pile[0].card.suit)
+        return Card(rank_add(pile[-1].card.rank, step), pile[-1].card.suit)
+
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """Cards under ``top`` on an ace pile: its place in the chosen building order."""
+        if loc not in FOUNDATIONS:
+            return None
+        if top.rank == 1:
+            return 0
+        if self.phase(state) != "play" or "direction" not in state.info:
+            return None
+        return building_order(state.info["direction"], state.info["interval"]).index(top.rank)
 
     def _card_moves(self, state: State) -> list[Move]:
         """Every legal card move (play phase), foundation moves first for each exposed pile."""
@@ -417,8 +428,9 @@ class Pendulum(Game):
             if ace is not None and ace.rank != 1:
                 problems.append(f"{where} starts with the {ace.pretty}; each pile on top starts with an ace")
                 continue
-            if ace is not None:
-                suits.append(ace.suit)
+            known = next((s.card for s in pile if s.card is not None), None)
+            if known is not None:
+                suits.append(known.suit)
             if phase == "choose" and len(pile) > 1:
                 problems.append(f"{where} has cards on its ace before the building order was chosen")
                 continue
@@ -429,15 +441,15 @@ class Pendulum(Game):
                 order = interval_sequence(1, step)
                 for j, slot in enumerate(pile):
                     c = slot.card
-                    if c is not None and (c.rank != order[j] or (ace is not None and c.suit != ace.suit)):
-                        want = Card(order[j], ace.suit) if ace is not None else None
+                    if c is not None and (c.rank != order[j] or c.suit != known.suit):
+                        want = Card(order[j], known.suit)
                         problems.append(f"{where}: card {j + 1} is the {c.pretty} but building "
                                         f"{self.order_words(state)} it should be "
-                                        f"{want.pretty if want else _a(order[j])}")
+                                        f"{want.pretty}")
                         break
         for c, n in ((s, suits.count(s)) for s in set(suits)):
             if n > 1:
-                problems.append(f"two aces of {SUIT_SYMBOL[c]} on top")
+                problems.append(f"two piles of {SUIT_SYMBOL[c]} on the aces")
         for name in ROWS:
             for i, pile in enumerate(state.areas[name]):
                 if phase == "choose" and len(pile) > 1:

@@ -27,6 +27,7 @@ Scores (only their order matters):
     40       throw out an ace on top of the rubbish row
     35       play a relieved danger card before its twin
     20-28    rescue a live (not dead) rubbish card: build it, or use it to fill a space
+    18       open a place in an operational row for a live starter on top of the rubbish row
 """
 from __future__ import annotations
 
@@ -350,12 +351,14 @@ def throw_out_aces(ctx: Context):
                              "never costs anything", 40)
 
 
-@BOOK.rule("rescue-live-cards", f"{SOURCE}, tips 3 and 5",
-           "Dead cards can wait; move first the live ones, which the next deal may bury.")
+@BOOK.rule("rescue-live-cards", f"{SOURCE}, tips 2, 3 and 5",
+           "Dead cards can wait; move first the live ones, which the next deal may bury, opening a place in "
+           "their row for live starters (but never building a card before a twin that lies on its junior).")
 def rescue_live_cards(ctx: Context):
     s = _obs(ctx)
     a = analyse(s)
-    for m in ctx.game.legal_moves(ctx.state):
+    legal = ctx.game.legal_moves(ctx.state)
+    for m in legal:
         if m.action != "move" or m.src.area != RUBBISH or m.dst.area == DISCARD:
             continue
         i = m.src.index
@@ -364,12 +367,40 @@ def rescue_live_cards(ctx: Context):
         if st not in ("live", "danger"):
             continue
         x = p[-1].card
+        if st == "live" and _twin_must_go_first(s, a, i, len(p) - 1):
+            continue
         under = len(p) - 1
         filling = not ctx.state.pile(m.dst)
         what = "fill the empty place with it" if filling else "build it"
         reason = (f"the {x.pretty} is not dead: the next deal could bury it, so {what} now"
                   + (f"; it also uncovers {under} card{'s' if under != 1 else ''} beneath" if under else ""))
         yield Suggestion(str(m), ctx.game.describe(ctx.state, m), reason, 20 + min(under, 8))
+    # Open a place (throw out an ace or build a junk card away) for a live starter waiting on the rubbish row.
+    if vacancy(s) is not None:
+        return
+    for row in ROWS:
+        live = [(i, p[-1].card) for i, p in enumerate(s.areas[RUBBISH])
+                if p and p[-1].card is not None and p[-1].card.rank == START[row] and a.of(i, len(p) - 1) == "live"]
+        if not live:
+            continue
+        openers = [m for m in legal if m.action == "move" and m.src.area == row]
+        # a junk card built away opens the place and builds a card; an ace only opens it
+        openers.sort(key=lambda m: m.dst.area == DISCARD)
+        if openers:
+            m = openers[0]
+            i, c = live[0]
+            yield Suggestion(str(m), ctx.game.describe(ctx.state, m),
+                             f"opens a place in the {ROW_WORD[row]} for the {c.pretty} in rubbish {i + 1}, which is "
+                             "not dead and could be buried by the next deal", 18)
+
+
+def _twin_must_go_first(s: State, a: Analysis, i: int, j: int) -> bool:
+    """The card's twin lies on one of its juniors, so the twin should be built first (tip 7)."""
+    x = a.cards[(i, j)]
+    for (ti, tj), c in a.cards.items():
+        if (ti, tj) != (i, j) and c.face == x.face and a.of(ti, tj) in ("danger", "play-first"):
+            return True
+    return False
 
 
 @BOOK.rule("postpone-for-a-starter", f"{SOURCE}, tips 2 and 5",

@@ -166,6 +166,21 @@ def test_live_cards_are_rescued_and_dead_ones_can_wait():
     assert "rubbish2>third1" not in [m for m, _ in moves]
 
 
+def test_a_place_is_opened_for_a_live_starter():
+    s = make(second={4: "Ac"}, rubbish={1: "Qh 9h 3c"}, stock=32)
+    a = tips(s)
+    assert suggested(a) == [("second4>discard1", "rescue-live-cards")]
+    assert "3♣" in a.suggestions[0].reason
+
+
+def test_a_card_is_not_built_before_its_twin_lying_on_a_junior():
+    # both kings of diamonds could go on the 10♦; the one lying on the other 10♦ must go first
+    s = make(third={1: "4d 7d 10d", 2: "4d 7d"}, rubbish={1: "10d Kd", 2: "5h Kd"}, stock=8)
+    a = tips(s)
+    assert flags(a, "danger") == {("rubbish1", 1, "Kd", "danger", TURN_90)}
+    assert suggested(a) == [("rubbish1>third1", "rescue-live-cards")]
+
+
 def test_postpone_keeping_the_only_opening_for_a_starter_still_to_come():
     # Row two can open one place only (the ace); the only three ready is the 3♥ on top of its dead chain.
     s = make(second={4: "Ac"}, rubbish={1: "Qh 9h 6h 3h"}, stock=32)

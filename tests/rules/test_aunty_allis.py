@@ -417,3 +417,25 @@ def test_cli_deal_moves_check(tmp_path):
     assert [m["move"] for m in moves] == legal(G.new(1))
     bad = subprocess.run(cmd + ["check", str(path), "stock1>first1"], capture_output=True, text=True)
     assert bad.returncode != 0 and "illegal" in bad.stdout and "Traceback" not in bad.stderr
+
+
+def test_depth_under_a_squared_operational_card():
+    s = G.new(1)
+    first, rubbish = Loc("first", 0), Loc("rubbish", 0)
+    assert G.depth_under(s, first, Card.parse("Ah")) == 0          # an ace lies alone
+    assert G.depth_under(s, first, Card.parse("2h")) == 0          # the foot of a pile
+    assert G.depth_under(s, first, Card.parse("Kh")) == 0          # not of this row: junk, alone
+    assert G.depth_under(s, first, Card.parse("8h")) is None       # junk, or the top of 2-5-8
+    assert G.depth_under(s, Loc("third", 3), Card.parse("4c")) == 0
+    assert G.depth_under(s, rubbish, Card.parse("8h")) is None      # fanned: every card is seen
+
+
+def test_completion_counts_only_built_cards():
+    s = make(first={1: "2h 5h 8h"}, rubbish={1: "Jh"})
+    # 23 complete piles or junk fillers: count the built cards independently
+    built = sum(len(p) for r in ROWS for p in s.areas[r]
+                if len(p) > 1 or p[0].card.rank == SEQ[r][0])
+    assert G.completion(s) == built / 96
+    play(s, "rubbish1>first1")
+    assert G.completion(s) == (built + 1) / 96
+    assert G.completion(G.new(2)) < 0.1

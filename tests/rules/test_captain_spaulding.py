@@ -297,3 +297,17 @@ def test_random_playout_is_quick_and_ends():
     end, moves = playout(G.new(21), random.Random(21))
     assert G.status(end) in {"won", "stuck", "playing"}
     assert Counter(end.known_cards()) == Counter(G.deck())
+
+
+def test_depth_under_a_sequence_follows_from_its_top_card():
+    s = position([ace_run(5)] + BASE_ACES[1:], [king_run(9, "c", 2)] + BASE_KINGS[1:], [["6d:2"], [], [], [], [], ["8c:2"]])
+    assert G.depth_under(s, Loc("aces", 0), s.areas["aces"][0][-1].card) == 4
+    assert G.depth_under(s, Loc("kings", 0), s.areas["kings"][0][-1].card) == 4
+    assert G.depth_under(s, Loc("column", 0), Card.parse("6d")) is None
+    # only the top cards seen: the sequences still take the next card
+    seen = State.from_json({"game": GID, "areas": {
+        "aces": [["?", "?", "?", "?", "5s"], ["Ah"], ["Ad"], ["Ac"]],
+        "kings": [["?", "?", "?", "?", "9h"], ["Kh"], ["Kd"], ["Kc"]],
+        "column": [["6d"], [], [], [], [], ["8c"], [], [], []]}})
+    assert G.why_illegal(seen, Move.cards(Loc("column", 0), Loc("aces", 0))) is None
+    assert G.why_illegal(seen, Move.cards(Loc("column", 5), Loc("kings", 0))) is None

@@ -331,3 +331,20 @@ def test_bad_moves_are_named():
     assert "no sixth 9" in b.why_illegal(Move.cards(Loc("sixth", 8), Loc("top", 0)))
     assert "'fly'" in b.why_illegal(Move.act("fly"))
     assert "swing" in b.why_illegal(Move.act("swing", "up"))
+
+
+def test_depth_under_an_ace_pile_follows_the_chosen_order():
+    s = grid({"top": ["Ks"] + [None] * 7, "second": ["9h"] + [None] * 7},
+             aces={"left-aces": [["As", "Qs", "10s", "8s"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]]},
+             info=playing("down", 2))
+    f = Loc("left-aces", 0)
+    assert G.depth_under(s, f, Card.parse("8s")) == 3
+    assert G.depth_under(s, f, Card.parse("3s")) == 12            # the crowning card of down-by-twos
+    assert G.depth_under(s, Loc("top", 0), Card.parse("Ks")) is None
+    # only the top card seen (as the camera sees a squared pile): still builds on it
+    seen = State.from_json({"game": GID, "info": playing("down", 2), "areas": {
+        "left-aces": [["?", "?", "?", "8s"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]],
+        "top": [["6s"], [], [], [], [], [], [], []]}})
+    assert G.why_illegal(seen, Move.cards(Loc("top", 0), f)) is None
+    choosing = G.new(1)
+    assert G.depth_under(choosing, f, choosing.pile(f)[0].card) == 0
