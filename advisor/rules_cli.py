@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,8 +22,14 @@ def load_state(path: str) -> State:
     return State.from_json(text)
 
 
+def dumps(obj) -> str:
+    """Indented JSON, but a list of plain values (a pile of cards) stays on one line."""
+    text = json.dumps(obj, ensure_ascii=False, indent=1)
+    return re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "]", text)
+
+
 def _print(obj) -> None:
-    print(json.dumps(obj, ensure_ascii=False, indent=1))
+    print(dumps(obj))
 
 
 def cmd_games(args) -> int:

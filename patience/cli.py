@@ -41,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (patience moves s.json | head): not an error of ours.
+        sys.stderr.close()
+        return 0
     except (PatienceError, OSError) as e:
         print(f"patience {args.command}: {e}", file=sys.stderr)
         return 2

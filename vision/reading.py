@@ -164,12 +164,12 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float) -> None:
     if len(lone) < 2:
         return
     pts = _apply(Hinv, np.array([c.anchor for c in lone]))
+    near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - OPPOSITE, axis=2) < tol   # [a, b]: b sits at a's far corner
     gone: set[int] = set()
-    for a in range(len(lone)):
-        for b in range(len(lone)):
+    for a, b in zip(*np.nonzero(near)):
+        if True:
             if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
                 continue
-            if np.linalg.norm(pts[b] - pts[a] - OPPOSITE) < tol:
                 keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
                 keep.others.append(other.label)
                 if keep is lone[b]:        # the anchor is the near (top-left) index
@@ -235,6 +235,9 @@ def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
     return [p.first + j * fan for j in range(n)]
 
 
+VOTED = 100          # alignments scored after voting
+
+
 def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None) -> list[tuple[float, np.ndarray]]:
     """Homographies mapping table coordinates (card widths) to pixels, best first, each with its fit.
 
@@ -247,8 +250,10 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     q = np.array([c.anchor for c in cards], dtype=float)
     near_slots = np.array([pt for p in pl for pt in _fan_points(p, 6)], dtype=float)
     candidates = []
-    for s in scale * np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25]):
-        for deg in range(-30, 31, 6):
+    # One or two cards cannot show how the layout is turned or scaled: take the photo as upright.
+    few = len(cards) <= 2
+    for s in scale * (np.array([1.0]) if few else np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25])):
+        for deg in ([0] if few else range(-30, 31, 6)):
             th = math.radians(deg)
             R = s * np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
             t = (q[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
@@ -259,7 +264,10 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             for k in np.argsort(-counts)[:10 if len(cards) > 6 else 200]:
                 tt = t[flat == vals[k]].mean(axis=0)
                 H = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                candidates.append((_fit_score(H, q, pl), int(counts[k]), H))
+                candidates.append((0.0, int(counts[k]), H))
+    # Votes are cheap; scoring is not: score only the alignments with the most votes.
+    candidates.sort(key=lambda c: -c[1])
+    candidates = [(_fit_score(H, q, pl), v, H) for _, v, H in candidates[:VOTED if len(cards) > 6 else 8 * VOTED]]
     # Periodic layouts (rows of equal spacing) have shifted look-alikes, and a similarity transform
     # fits only part of a layout seen at an angle: refine the alignments that explain the most
     # cards and those with the most votes, each to a homography, and rank them.
@@ -289,27 +297,56 @@ def _distinct(cands: list[tuple[float, np.ndarray]], pl: Sequence[Place], scale:
     return out
 
 
+class _Arrays:
+    """The places as arrays, computed once per list of places (scoring runs hundreds of times a reading)."""
+
+    _cache: dict[int, tuple[Sequence[Place], "_Arrays"]] = {}
+
+    def __init__(self, pl: Sequence[Place]):
+        self.heads = np.array([p.table for p in pl], dtype=float).reshape(-1, 2)
+        self.firsts = np.array([p.first for p in pl], dtype=float).reshape(-1, 2)
+        self.fans = np.array([p.area.fan for p in pl], dtype=float).reshape(-1, 2)
+        self.flen = np.linalg.norm(self.fans, axis=1)
+        self.unit = np.where(self.flen[:, None] > 0, self.fans / np.maximum(self.flen, 1e-9)[:, None], 0.0)
+        self.open_fan = np.array([p.area.face == "up" for p in pl], dtype=bool)
+        self.filled = np.array([p.filled for p in pl], dtype=bool)
+
+    @classmethod
+    def of(cls, pl: Sequence[Place]) -> "_Arrays":
+        hit = cls._cache.get(id(pl))
+        if hit is None or hit[0] is not pl:
+            if len(cls._cache) > 64:
+                cls._cache.clear()
+            hit = (pl, cls(pl))
+            cls._cache[id(pl)] = hit
+        return hit[1]
+
+
 def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     """Share of cards that sit where the layout can hold them (fans must start at their head)."""
     try:
         tab = _apply(np.linalg.inv(H), q)
     except np.linalg.LinAlgError:
         return 0.0
+    if not np.isfinite(tab).all():
+        return 0.0
+    arr = _Arrays.of(pl)
     owner, along, ok = _locate(tab, pl)
+    own = np.maximum(owner, 0)
     # Ties between look-alike alignments (shifted by a fan step or a row) go to the tighter fit:
     # squared places and fan heads close to where the card lies, fans straight.
-    firsts = np.array([p.first for p in pl])
-    resid = np.linalg.norm(tab - firsts[np.maximum(owner, 0)], axis=1)
-    fans = np.array([np.linalg.norm(p.area.fan) for p in pl])[np.maximum(owner, 0)]
+    resid = np.linalg.norm(tab - arr.firsts[own], axis=1)
+    fans = arr.flen[own]
+    # the first card of each place: smallest along among the place's fitting cards
     first = np.zeros(len(tab), bool)
-    for k in set(owner[ok].tolist()):
-        idx = np.where((owner == k) & ok)[0]
-        first[idx[np.argmin(along[idx])]] = True
-    open_fan = np.array([p.area.face == "up" for p in pl])[np.maximum(owner, 0)]
-    r = np.where(fans > 0, np.where(first & open_fan, resid, 0.0), resid)
+    if ok.any():
+        idx = np.where(ok)[0]
+        order = idx[np.lexsort((along[idx], owner[idx]))]
+        starts = np.r_[True, owner[order][1:] != owner[order][:-1]]
+        first[order[starts]] = True
+    r = np.where(fans > 0, np.where(first & arr.open_fan[own], resid, 0.0), resid)
     # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
-    filled = np.array([p.filled for p in pl])[np.maximum(owner, 0)]
-    prior = float((filled & ok).sum()) / max(1, int(ok.sum()))
+    prior = float((arr.filled[own] & ok).sum()) / max(1, int(ok.sum()))
     return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
 
 
@@ -322,10 +359,8 @@ def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     so a card at the head of the next row fits there better than between two
     steps of the row above. A squared place a strip runs into takes precedence.
     """
-    heads = np.array([p.table for p in pl])
-    fans = np.array([p.area.fan for p in pl], dtype=float)
-    flen = np.linalg.norm(fans, axis=1)
-    unit = np.where(flen[:, None] > 0, fans / np.maximum(flen, 1e-9)[:, None], 0.0)
+    arr = _Arrays.of(pl)
+    heads, flen, unit = arr.heads, arr.flen, arr.unit
     d = tab[:, None, :] - heads[None, :, :]                        # N x P x 2
     along = (d * unit[None]).sum(axis=2)
     across = np.abs(d[..., 0] * unit[None, :, 1] - d[..., 1] * unit[None, :, 0])
@@ -364,10 +399,10 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
 def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
     """Cards whose fan starts at the pile head without a long gap; squared places are always consistent."""
     ok = owner >= 0
-    for k in set(owner[owner >= 0].tolist()):
-        fan = np.linalg.norm(pl[k].area.fan)
-        if fan == 0:
-            continue
+    flen = _Arrays.of(pl).flen
+    fanned = (owner >= 0) & (flen[np.maximum(owner, 0)] > 0)
+    for k in np.unique(owner[fanned]):
+        fan = flen[k]
         idx = np.where(owner == k)[0]
         order = idx[np.argsort(along[idx])]
         prev = 0.0

@@ -26,6 +26,8 @@ packing goes and where the next swing goes.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..advice import Context, Suggestion, TipBook
 from ..cards import RANK_LABEL, rank_add
 from ..engine import Move
@@ -33,6 +35,17 @@ from ..games.pendulum import GAME, ROWS, building_order, rank_choices
 
 BOOK = TipBook("pendulum")
 SOURCE = "Patience Games (Kellscraft), Pendulum"
+
+
+@lru_cache(maxsize=8)
+def _ranked_from(text: str) -> list[dict]:
+    from ..engine import State
+    return rank_choices(State.from_json(text))
+
+
+def _ranked(state) -> list[dict]:
+    """rank_choices, computed once per position for the two rules that use it."""
+    return [dict(r) for r in _ranked_from(state.dumps())]
 
 
 def _playing(state) -> bool:
@@ -64,7 +77,7 @@ def choose_by_lowest_rows(ctx: Context):
     state = ctx.state
     if GAME.phase(state) != "choose":
         return
-    ranked = rank_choices(state)
+    ranked = _ranked(state)
     yield ("pendulum-choices", [
         {"move": r["move"], "same_as": r["same_as"], "order": " ".join(r["order"]), "crowning": r["crowning"],
          "frees": r["frees"], "lowest_row": r["bottom"], "at_once": r["at_once"], "simple_play_out": r["played_out"]}
@@ -81,7 +94,7 @@ def simple_play_wins(ctx: Context):
     state = ctx.state
     if GAME.phase(state) != "choose":
         return
-    ranked = _distinct(rank_choices(state))
+    ranked = _distinct(_ranked(state))
     if not ranked or ranked[0]["played_out"] == 48:
         return
     winner = next((r for r in ranked if r["played_out"] == 48), None)
