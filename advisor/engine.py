@@ -466,6 +466,15 @@ class Game(ABC):
                         p[j] = Slot(None, False)
         return obs
 
+    def photo_info(self, fresh: State) -> dict:
+        """Phase data for a layout first seen in a photo, with nothing earlier known.
+
+        By default a fresh deal's (``fresh``); games whose info records what
+        happened during the deal (Kings' counts) override it with what a
+        newcomer to the table could know.
+        """
+        return dict(fresh.info)
+
     def information_state(self, state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
         """What a player who remembers everything seen so far knows (OpenSpiel's information state).
 
@@ -484,7 +493,7 @@ class Game(ABC):
                 problems.append(f"area {a.name!r} is missing")
             elif a.count and len(piles) != a.count:
                 problems.append(f"{a.name} must have {a.count} piles, not {len(piles)}")
-        deck = Counter(c.face for c in self.deck())
+        deck = self._deck_faces()
         seen = Counter(c.face for c in state.known_cards())
         for face, n in sorted(seen.items()):
             allowed = deck.get(face, 0)
@@ -499,9 +508,17 @@ class Game(ABC):
             if c.copy > self.packs:
                 problems.append(f"{c}: copy {c.copy} does not exist in a {self.packs}-pack game")
         total = state.card_count()
-        if total > len(self.deck()):
-            problems.append(f"{total} cards in the state but the game has only {len(self.deck())}")
+        size = sum(deck.values())
+        if total > size:
+            problems.append(f"{total} cards in the state but the game has only {size}")
         return problems
+
+    def _deck_faces(self) -> Counter:
+        # validate runs often (the reader tries alternatives): count the deck once per game object.
+        cached = self.__dict__.get("_deck_faces_cache")
+        if cached is None:
+            cached = self.__dict__["_deck_faces_cache"] = Counter(c.face for c in self.deck())
+        return cached
 
     # -- convenience
     def new(self, seed: int, options: dict | None = None) -> State:

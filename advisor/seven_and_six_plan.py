@@ -174,42 +174,62 @@ class View:
 
 # ---------------------------------------------------------------- the position score
 
-def features(state: State) -> dict[str, int]:
-    """The counts the position score weighs."""
-    f = dict(hidden=0, spaces=0, kings=0, joins=0, risk=0, aces=0, books=0)
-    for p in columns(state):
-        if not p:
-            f["spaces"] += 1
-            continue
-        if is_turned_book(p):
-            f["books"] += 1
-            continue
-        d = face_down(p)
-        f["hidden"] += d
+FEATURES = ("hidden", "spaces", "kings", "joins", "risk", "aces", "books")
+_COLUMN_CACHE: dict[tuple, tuple[int, ...]] = {}
+
+
+def column_features(pile: list[Slot]) -> tuple[int, ...]:
+    """The counts of FEATURES for one column (cached: columns repeat a great deal in a search)."""
+    key = tuple(pile)
+    hit = _COLUMN_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if not pile:
+        out = (0, 1, 0, 0, 0, 0, 0)
+    elif is_turned_book(pile):
+        out = (0, 0, 0, 0, 0, 0, 1)
+    else:
+        d = face_down(pile)
+        kings = joins = risk = 0
         prev = None
-        for j in range(d, len(p)):
-            c = p[j].card
+        seen: set[tuple[int, bool]] = set()     # kinds of face-up card lower down in the column
+        for j in range(d, len(pile)):
+            c = pile[j].card
             if c is None:
                 prev = None
                 continue
             if prev is not None and _joined(prev, c):
-                f["joins"] += 1
-            elif c.rank == BOOK and j > 0:
-                f["kings"] += 1
+                joins += 1
+            else:
+                if c.rank == BOOK:
+                    kings += j > 0
+                elif (c.rank + 1, not c.is_red) in seen:
+                    risk += 1
+            seen.add((c.rank, c.is_red))
             prev = c
-        top = p[-1].card
-        if top is not None and top.rank == 1:
-            f["aces"] += 1
-    f["risk"] = len(juniors_at_risk(state))
-    return f
+        top = pile[-1].card
+        out = (d, 0, kings, joins, risk, int(top is not None and pile[-1].face_up and top.rank == 1), 0)
+    if len(_COLUMN_CACHE) > 200_000:
+        _COLUMN_CACHE.clear()
+    _COLUMN_CACHE[key] = out
+    return out
+
+
+def features(state: State) -> dict[str, int]:
+    """The counts the position score weighs, over the whole table."""
+    tot = [0] * len(FEATURES)
+    for p in columns(state):
+        for i, v in enumerate(column_features(p)):
+            tot[i] += v
+    return dict(zip(FEATURES, tot))
 
 
 WEIGHTS = dict(hidden=-W_HIDDEN, spaces=W_SPACE, kings=-W_KING, joins=W_JOIN, risk=-W_RISK, aces=-W_ACE, books=W_BOOK)
 
 
 def score(state: State) -> float:
-    f = features(state)
-    return sum(WEIGHTS[k] * v for k, v in f.items())
+    w = [WEIGHTS[k] for k in FEATURES]
+    return sum(wi * v for p in columns(state) for wi, v in zip(w, column_features(p)))
 
 
 # ------------------------------------------------------------------------ planner
@@ -237,14 +257,14 @@ def plan(state: State, limit: int = NODE_LIMIT) -> Plan:
     nodes = [0]
 
     def key(s: State) -> tuple:
-        return tuple(tuple(x.token() for x in p) for p in columns(s))
+        return tuple(tuple(p) for p in columns(s))
 
     def best(s: State) -> tuple[float, list[Move]]:
         k = key(s)
         if k in memo:
             return memo[k]
         result = (score(s), [])
-        for m in GAME._card_moves(s):
+        for m in _choices(s):
             if nodes[0] >= limit:
                 break
             nodes[0] += 1
@@ -267,6 +287,27 @@ def plan(state: State, limit: int = NODE_LIMIT) -> Plan:
         values[m] = v
         lines[m] = [m] + line
     return Plan(root, values, lines, nodes[0], nodes[0] < limit)
+
+
+def _choices(s: State) -> list[Move]:
+    """The card moves worth branching on.
+
+    A move is forced when its set has only one place to go, no other set wants that place, and it is not a
+    king's move into a space: making it first takes no option away from the other moves available (the set
+    under it can still move, with it, wherever it could before). Then only that move is tried.
+    """
+    moves = GAME._card_moves(s)
+    if len(moves) < 2:
+        return moves
+    srcs: dict[Loc, int] = {}
+    dsts: dict[Loc, int] = {}
+    for m in moves:
+        srcs[m.src] = srcs.get(m.src, 0) + 1
+        dsts[m.dst] = dsts.get(m.dst, 0) + 1
+    for m in moves:
+        if srcs[m.src] == 1 and dsts[m.dst] == 1 and s.pile(m.dst):
+            return [m]
+    return moves
 
 
 def _has_secrets(state: State) -> bool:

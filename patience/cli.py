@@ -14,7 +14,7 @@ import sys
 from advisor.engine import PatienceError
 
 # Packages that contribute subcommands, in the order they appear in --help.
-COMMAND_MODULES = ("advisor.rules_cli", "vision.cli", "advisor.cli", "webui.cli")
+COMMAND_MODULES = ("advisor.rules_cli", "vision.cli", "vision.reading_cli", "advisor.cli", "webui.cli")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,11 +36,12 @@ from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, Sta
 # Where the top-left index centre lies on a card, in card widths from its top-left corner,
 # and the offset to the opposite (rotated) index. Typical of the decks we train on.
 INDEX_CENTRE = np.array([0.12, 0.24])
-INDEX_HEIGHT = 0.40          # index box height (rank + suit) in card widths
+INDEX_HEIGHT = 0.30          # index box height (rank + suit) in card widths: 0.26-0.37 in our decks, 0.21 on real eyeplay cards
 OPPOSITE = np.array([1.0 - 2 * 0.12, CARD_ASPECT - 2 * 0.24])
 LOW_CONFIDENCE = 0.5
 MAX_FAN = 30
 MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
+SLACK = 0.08              # card widths a fan step may come up short before a missing card is counted
 ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
 
 
@@ -85,6 +86,7 @@ class Reading:
 
     def to_json(self) -> dict:
         return {
+            "game": self.state.game if self.state is not None else None,
             "state": self.state.to_json() if self.state is not None else None,
             "confidences": [{"area": a, "pile": p, "index": i, "conf": round(c, 3)}
                             for (a, p, i), c in sorted(self.confidences.items())],
@@ -167,15 +169,14 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float) -> None:
     near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - OPPOSITE, axis=2) < tol   # [a, b]: b sits at a's far corner
     gone: set[int] = set()
     for a, b in zip(*np.nonzero(near)):
-        if True:
-            if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
-                continue
-                keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
-                keep.others.append(other.label)
-                if keep is lone[b]:        # the anchor is the near (top-left) index
-                    keep.anchor = lone[a].anchor
-                keep.boxes = lone[a].boxes + lone[b].boxes
-                gone.add(b if keep is lone[a] else a)
+        if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
+            continue
+        keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
+        keep.others.append(other.label)
+        if keep is lone[b]:        # the anchor is the near (top-left) index
+            keep.anchor = lone[a].anchor
+        keep.boxes = lone[a].boxes + lone[b].boxes
+        gone.add(b if keep is lone[a] else a)
     drop = {id(lone[k]) for k in gone}
     cards[:] = [c for c in cards if id(c) not in drop]
 
@@ -252,7 +253,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     candidates = []
     # One or two cards cannot show how the layout is turned or scaled: take the photo as upright.
     few = len(cards) <= 2
-    for s in scale * (np.array([1.0]) if few else np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25])):
+    for s in scale * (np.array([1.0]) if few else np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4, 1.55])):
         for deg in ([0] if few else range(-30, 31, 6)):
             th = math.radians(deg)
             R = s * np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
@@ -344,7 +345,8 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
         order = idx[np.lexsort((along[idx], owner[idx]))]
         starts = np.r_[True, owner[order][1:] != owner[order][:-1]]
         first[order[starts]] = True
-    r = np.where(fans > 0, np.where(first & arr.open_fan[own], resid, 0.0), resid)
+    # A fan that may start face down shows its head only through the deal's (or last photo's) count: a weaker hint.
+    r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
     # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
     prior = float((arr.filled[own] & ok).sum()) / max(1, int(ok.sum()))
     return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
@@ -454,10 +456,15 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
             dst += [np.array(c.anchor), np.array(far)]
         if len(src) < 6:
             break
-        Hn, _ = cv2.findHomography(np.array(src), np.array(dst), cv2.RANSAC, 0.25 * scale)
-        if Hn is None or not np.isfinite(Hn).all() or abs(np.linalg.det(Hn)) < 1e-9:
+        src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
+        Hn, _ = cv2.findHomography(src_a, dst_a, cv2.RANSAC, 0.25 * scale)
+        # Points on one or two rows pin a homography badly: an affine fit may explain the cards better.
+        A, _ = cv2.estimateAffine2D(src_a, dst_a, method=cv2.RANSAC, ransacReprojThreshold=0.25 * scale)
+        options = [M for M in (Hn, None if A is None else np.vstack([A, [0, 0, 1.0]]))
+                   if M is not None and np.isfinite(M).all() and abs(np.linalg.det(M)) > 1e-9]
+        if not options:
             break
-        H = Hn
+        H = max(options, key=lambda M: _fit_score(M, q, pl)) if len(options) > 1 else options[0]
     return H
 
 
@@ -580,6 +587,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
             else:
                 pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts)
             areas[a.name][i] = pile
+    if previous is not None:
+        _keep_remembered(areas, previous)
     # Too many copies: keep the surest, mark the rest unreadable and say so.
     limit = Counter(c.face for c in game.deck())
     where: dict[tuple, list[tuple[float, str, int, int]]] = defaultdict(list)
@@ -602,7 +611,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         s = areas[a][i][j]
         if c < LOW_CONFIDENCE and s.card is not None:
             doubts.append(Doubt(f"{a} {i + 1}, card {j + 1}: index unclear (read as {s.card.pretty}, {c:.0%} sure)", a, i, j, "low-confidence"))
-    state = State(game.id, areas, dict(previous.info) if previous is not None else dict(template.info), dict(options))
+    state = State(game.id, areas, dict(previous.info) if previous is not None else game.photo_info(template), dict(options))
     if previous is None:
         doubts.extend(_fit_depths(game, state, [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]))
     # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
@@ -611,6 +620,19 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
 
 
 DEPTH_SEARCH = 13   # deepest squared pile tried when the game cannot say how deep a pile is
+
+
+def _keep_remembered(areas: dict[str, list[list[Slot]]], previous: State) -> None:
+    """Where the photo shows the card the last state had at the same place, keep the remembered slot (its pack copy)."""
+    for a, ps in areas.items():
+        old = previous.areas.get(a, [])
+        for i, p in enumerate(ps):
+            if i >= len(old):
+                continue
+            for j, s in enumerate(p):
+                if j < len(old[i]) and s.card is not None and old[i][j].card is not None \
+                        and old[i][j].card.face == s.card.face and old[i][j].face_up == s.face_up:
+                    p[j] = old[i][j]
 
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
@@ -646,9 +668,9 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     if len(gaps) >= 3:      # players fan tighter or looser than the book: follow what the photo shows
         step = float(np.clip(np.median(gaps), 0.6 * flen, 1.5 * flen))
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
-        lead = max(0, int(round(seen[0].along / step)))
+        lead = max(0, int(round((seen[0].along - SLACK) / step)))
     for n, c in enumerate(seen):
-        missing = lead if n == 0 else (int(round(gaps[n - 1] / step)) - 1 if flen > 0 and len(gaps) else 0)
+        missing = lead if n == 0 else (int(round((gaps[n - 1] - SLACK) / step)) - 1 if flen > 0 and len(gaps) else 0)
         for _ in range(max(0, missing)):
             pile.append(Slot(None, True))
             doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
@@ -894,9 +916,72 @@ def _places_in_view(layout: Layout, H: np.ndarray, size: tuple[int, int] | None)
     return out
 
 
+def load_photo(image: Any) -> np.ndarray:
+    """A photo as a BGR array, the right way up.
+
+    Uses the vision package's loader (``vision.load_image``) when it has one;
+    until then, an EXIF-aware loader of our own: path, bytes, PIL image or
+    array in, :class:`vision.VisionError` with a plain message for anything
+    that is not a readable image.
+    """
+    from . import VisionError
+    try:
+        from . import load_image      # the vision package's own loader, when it exports one
+    except ImportError:
+        try:
+            from .imageio import load_image
+        except ImportError:
+            load_image = None
+    if load_image is not None:
+        return load_image(image)
+    if isinstance(image, np.ndarray):
+        if image.ndim == 2:
+            image = np.repeat(image[:, :, None], 3, axis=2)
+        if image.ndim != 3 or image.shape[2] not in (3, 4) or image.size == 0:
+            raise VisionError(f"an image array must be H x W x 3 (BGR), not {image.shape}")
+        return np.ascontiguousarray(image[:, :, :3])
+    import io
+    from pathlib import Path
+
+    from PIL import Image, ImageOps, UnidentifiedImageError
+    try:
+        if isinstance(image, (str, Path)):
+            path = Path(image)
+            if not path.is_file():
+                raise VisionError(f"no such photo: {path}")
+            im = Image.open(path)
+        elif isinstance(image, (bytes, bytearray, memoryview)):
+            if not len(image):
+                raise VisionError("the photo is empty (0 bytes)")
+            im = Image.open(io.BytesIO(bytes(image)))
+        elif isinstance(image, Image.Image):
+            im = image
+        else:
+            raise VisionError(f"cannot read a photo from a {type(image).__name__}: give a path, bytes or an image")
+        im = ImageOps.exif_transpose(im)
+        rgb = np.asarray(im.convert("RGB"))
+    except UnidentifiedImageError:
+        raise VisionError("that file is not an image (JPEG, PNG or WebP expected)") from None
+    except (OSError, ValueError, SyntaxError) as e:
+        raise VisionError(f"the photo is corrupt or truncated ({e})") from None
+    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
 def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
-    """Photo (path, bytes or image array) + chosen game -> Reading (state, confidences, doubts, changes)."""
-    from . import detect, load_image
-    img = load_image(image)
-    sightings = detect(img)
-    return read_sightings(sightings, game, previous, (img.shape[1], img.shape[0]), options)
+    """Photo (path, bytes, PIL image or BGR array) + chosen game -> Reading (state, confidences, doubts, changes).
+
+    Bad input raises :class:`vision.VisionError` (not an image) or
+    :class:`advisor.engine.PatienceError` (unknown game, bad options); a photo
+    that shows no layout of the game gives a Reading with no state and a
+    message saying why.
+    """
+    from . import VisionError, detect
+    g = get_game(game)                      # unknown game: a clear error before any work
+    if previous is not None and not isinstance(previous, State):
+        previous = State.from_json(previous)
+    img = load_photo(image)
+    try:
+        sightings = detect(img)
+    except ImportError as e:
+        raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
+    return read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options)

@@ -379,6 +379,10 @@ class Kings(Game):
         return 13 - top.rank if loc.area == LEFT else top.rank
 
     # ------------------------------------------------------- observation
+    def photo_info(self, fresh: State) -> dict:
+        """A photo shows nothing of the deal's counts or of the face-down pile's history."""
+        return {"fan_from": None, "returned": []}
+
     def information_state(self, state: State, history=()) -> State:
         """The view now, with covered cards recalled from what was seen before (tip e's perfect memory)."""
         from ..kings_memory import recall

@@ -14,7 +14,8 @@ the next deal (the cards under the lowest row's top cards were seen when
 they were dealt, so they are known) and:
 
 * suggests the first build of the best order (most cards built; then the
-  cards left in the lowest row nearest to being wanted),
+  cards left in the lowest row nearest to being wanted, and fewest of them
+  lying above a card that will be wanted sooner),
 * flags each build that is worse than holding back (kind ``hold-back``),
 * suggests crowning a completed packet at once, and dealing only when
   nothing is left to build.
@@ -31,6 +32,7 @@ from ..games.interregnum import GAME, PACKET, ROW
 BOOK = TipBook("interregnum")
 SOURCE = "Whitmore Jones, Interregnum Patience: when to build and when to hold back"
 NODE_LIMIT = 6_000
+BLOCKING = 3          # weight of a card lying above one that is wanted sooner
 
 
 class _Planner:
@@ -73,17 +75,23 @@ class _Planner:
         return out
 
     def leftover(self, heights, lens) -> int:
-        """How far, in ranks, the remaining lowest-row cards are from being wanted (smaller is better)."""
+        """How badly the cards left in the lowest row lie (smaller is better): for each card, how many ranks
+        its nearest packet must still climb before wanting it (double for the exposed card), plus a penalty
+        for each card lying above one that will be wanted sooner (it blocks it)."""
         need = [n for n in self.need(lens) if n is not None]
         if not need:
             return 0
         total = 0
         for i in range(ROW):
+            ds = []
             for k in range(heights[i]):
                 card = self.bottom[i][k]
-                if card is not None:
-                    weight = 2 if k == heights[i] - 1 else 1
-                    total += weight * min((card.rank - n) % 13 for n in need)
+                ds.append(13 if card is None else min((card.rank - n) % 13 for n in need))
+            if not ds:
+                continue
+            total += ds[-1] + sum(ds)
+            for k in range(len(ds)):
+                total += BLOCKING * sum(1 for m in range(k + 1, len(ds)) if ds[m] > ds[k])
         return total
 
     def best(self, heights: tuple, lens: tuple) -> tuple[tuple, list]:

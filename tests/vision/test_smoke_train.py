@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_pipeline_smoke(tmp_path):
-    pytest.importorskip("ultralytics", reason="the 'train' extra (ultralytics) is required for the smoke run",
-                        exc_type=ImportError)
+    # needs the 'train' extra (ultralytics); a missing install fails here rather than skipping
+    import ultralytics  # noqa: F401
     env = dict(os.environ, YOLO_OFFLINE="1", ULTRALYTICS_OFFLINE="1", YOLO_CONFIG_DIR=str(tmp_path / "cfg"))
     work, out = tmp_path / "work", tmp_path / "out"
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "vision_pipeline.py"), "--smoke", "--work", str(work),
@@ -31,6 +31,6 @@ def test_pipeline_smoke(tmp_path):
     from vision.detector import Detector
     import numpy as np
     det = Detector(onnx)
-    assert det.input_size == 160
+    assert det.mode == "full"  # exported with dynamic input size
     res = det(np.full((300, 500, 3), 128, np.uint8), conf=0.0001)
     assert isinstance(res, list)
