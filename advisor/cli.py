@@ -12,7 +12,7 @@ from pathlib import Path
 from .advice import advise
 from .engine import Board, PatienceError, State, get_game
 from .rules_cli import load_state
-from .search import Budget
+from .search import Budget, measure, measure_name
 
 
 def load_history(path: str | None) -> list:
@@ -93,16 +93,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _player(kind: str, budget: Budget):
-    def advice_player(game, state, rng):
-        a = advise(state, (), search=budget.seconds > 0, budget=budget)
+    def advice_player(game, state, rng, history=()):
+        a = advise(state, history, search=budget.seconds > 0, budget=budget)
         if a.suggestions:
             return game.parse_move(state, a.suggestions[0].move)
         return game.legal_moves(state)[0]
 
-    def random_player(game, state, rng):
+    def random_player(game, state, rng, history=()):
         return rng.choice(game.legal_moves(state))
 
-    def greedy_player(game, state, rng):
+    def greedy_player(game, state, rng, history=()):
         return game.legal_moves(state)[0]
 
     return {"advice": advice_player, "random": random_player, "first-legal": greedy_player}[kind]
@@ -113,14 +113,17 @@ def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tup
     rng = random.Random(seed * 7919 + 1)
     player = _player(kind, budget)
     times = []
+    history: list = []   # (state, move) pairs: the advice player remembers the game, as a person at the table would
     for _ in range(max_moves):
         if not game.legal_moves(state):
             break
         t = time.perf_counter()
-        m = player(game, state, rng)
+        m = player(game, state, rng, history)
         times.append(time.perf_counter() - t)
+        if kind == "advice":
+            history.append((state.copy(), m))
         game.apply(state, m)
-    return game.is_won(state), times, game.completion(state)
+    return game.is_won(state), times, measure(game, state)
 
 
 def _progress(i: int, n: int, label: str) -> None:
@@ -158,15 +161,17 @@ def cmd_bench_advice(args) -> int:
             won += bool(w)
             _progress(i + 1, args.deals, "solver")
         winnable = {"decided": decided, "winnable": won, "deals": args.deals}
-    result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms, "players": rows, "solver": winnable}
+    result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms,
+              "advice": "tips only" if args.budget_ms <= 0 else f"tips + search, {args.budget_ms:g} ms/decision",
+              "completion_measure": measure_name(game), "players": rows, "solver": winnable}
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(f"{game.name}: {args.deals} deals from seed {args.seed}, advice search budget {args.budget_ms} ms/decision")
+        print(f"{game.name}: {args.deals} deals from seed {args.seed}, advice: {result['advice']}")
         print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'mean completion':>16} {'median ms/decision':>19}")
         for r in rows:
             print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['mean_completion']:>16.3f} {r['median_ms_per_decision']!s:>19}")
-        print("completion: the game's own measure of how far play got (by default, the share of cards home)")
+        print(f"completion: the game's own measure of how far play got ({result['completion_measure']})")
         if winnable:
             print(f"exact solver: {winnable['winnable']} of {winnable['deals']} deals winnable ({winnable['decided']} decided within 1 s)")
     return 0

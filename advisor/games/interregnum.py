@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import RANK_NAME, rank_add
+from ..cards import RANK_NAME, Card, rank_add
 from ..engine import Area, Game, Layout, Loc, Move, State, Slot, down, up
 
 ROW = 8
@@ -199,6 +199,15 @@ class Interregnum(Game):
 
     def is_won(self, state: State) -> bool:
         return all(self.crowned(p) for p in state.areas["interregnum"])
+
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """An interregnum packet runs up from the rank above its top-row card, so its top card tells its depth."""
+        if loc.area != "interregnum" or loc.index >= ROW:
+            return None
+        above = state.areas["top"][loc.index]
+        if not above or above[0].card is None:
+            return None
+        return (top.rank - above[0].card.rank - 1) % 13
 
     def progress(self, state: State) -> float:
         """Share of the 104 cards gathered into the interregnum."""

@@ -257,3 +257,13 @@ def test_bad_input_is_refused_in_words():
         board.push("waste1>interregnum1")
     with pytest.raises(StateError):
         State.from_json({"game": "interregnum", "areas": {"top": "7s"}})
+
+
+def test_a_packets_top_card_tells_its_depth():
+    inter = [[] for _ in range(8)]
+    inter[2] = packet_under(12, 5)            # K A 2 3 4 under the queen of spades: 4 cards under the 4♥
+    s = make(["7s", "Ad", "Qs", "5c", "6h", "8d", "Jc", "Ks"],
+             [["9d"], ["2c"], ["9c"], ["4d"], ["5s"], ["10h"], ["10c"], ["Jd"]], inter, stock=80)
+    assert G.depth_under(s, Loc("interregnum", 2), Card.parse("4h")) == 4
+    assert G.depth_under(s, Loc("interregnum", 2), Card.parse("Kh")) == 0
+    assert G.depth_under(s, Loc("bottom", 0), Card.parse("9d")) is None

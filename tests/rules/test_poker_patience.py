@@ -408,3 +408,10 @@ def test_variants_play_out_to_a_complete_valid_square(options, seed):
     assert G.is_won(s) and len(G.grid(s)) == 25
     placed_joker = s.info.get("joker") == "placed"
     assert sum(1 for col in COLS for p in s.areas[col] if p) == 25 - placed_joker
+
+
+def test_a_square_first_seen_in_a_photo_knows_neither_the_joker_depth_nor_the_last_card():
+    fresh = G.new(8, {"variant": "advanced"})
+    fresh.info["last"] = "e5"
+    info = G.photo_info(fresh)
+    assert info["last"] is None and info.get("joker_deep") is None
