@@ -348,3 +348,84 @@ def test_depth_under_an_ace_pile_follows_the_chosen_order():
     assert G.why_illegal(seen, Move.cards(Loc("top", 0), f)) is None
     choosing = G.new(1)
     assert G.depth_under(choosing, f, choosing.pile(f)[0].card) == 0
+
+
+# ------------------------------------------------------------------ the source's example game
+
+# Our copy of the source lost the example game's diagrams, so its lay-out is reconstructed: a deal
+# on which every narrated move below is legal in turn, each swing coming only when no card can move.
+EXAMPLE_DEAL = {
+    "top":    ["9s", "5d", "7c", "6h", "Jh", "2c", "4s", "5c"],
+    "second": ["10h", "Js", "3c", "7h", "7s", "Kd", "6s", "9d"],
+    "third":  ["6c", "Jc", "7d", "4h", "3h", "5h", "Qs", "9c"],
+    "fourth": ["8h", "5s", "4d", "8d", "4c", "Qd", "8c", "Qc"],
+    "fifth":  ["9h", "Kh", "10d", "6d", "10s", "3d", "10c", "8s"],
+    "sixth":  ["2h", "Qh", "2d", "Ks", "Jd", "3s", "2s", "Kc"],
+}
+EXAMPLE_REPLAYED = 34     # narrated steps our reconstruction carries: up to the 5 of hearts going out
+
+
+def _find(state, pred):
+    for name in ROWS:
+        for c, p in enumerate(state.areas[name]):
+            if p and pred(p):
+                return Loc(name, c)
+    return None
+
+
+def _narrated(state, text: str) -> Move:
+    """The narrated step as a move of ours, checking what the text says about it."""
+    words = text.split()
+    if words[0] == "swing":
+        return Move.act("swing", state.info["next_swing"])
+    x = Card.parse(words[1])
+    if words[0] == "out":
+        src = _find(state, lambda p: p[-1].card.face == x.face)
+        dst = next(f for f in FOUNDATIONS if state.pile(f)[0].card.suit == x.suit)
+        return Move.cards(src, dst)
+    src = _find(state, lambda p: p[0].card.face == x.face)
+    n = len(state.pile(src))
+    if words[0] == "fill":
+        gap = next(c for c, p in enumerate(state.areas["top"]) if not p)
+        return Move.cards(src, Loc("top", gap), n)
+    y = Card.parse(words[2])
+    dst = _find(state, lambda p: p[-1].card.face == y.face)
+    rs, rd = ROWS.index(src.area), ROWS.index(dst.area)
+    if words[0] == "up":          # the vertical move: onto the card just above
+        assert (rd, dst.index) == (rs - 1, src.index), text
+    if words[0] == "down":        # the card comes down to a lower row
+        assert rd > rs, text
+    if words[0] == "corner":      # on a top-row corner card, covered at the time: the privilege
+        assert dst.area == "top" and dst.index in (0, 7), text
+        assert any(state.areas[r][dst.index] for r in ROWS[1:]), text
+    return Move.cards(src, dst, n)
+
+
+def test_example_game_replays_on_a_reconstructed_deal():
+    f = fact(GID, "example-game")["data"]
+    b = Board(grid(EXAMPLE_DEAL))
+    b.push("choose " + f["choice"])
+    swings = 0
+    for text in f["moves"][:EXAMPLE_REPLAYED]:
+        m = _narrated(b.state, text)
+        reason = b.why_illegal(m)
+        assert reason is None, f"{text}: {reason}"
+        if text == "swing":
+            swings += 1
+            assert [str(x) for x in b.legal_moves] == [str(m)], "the rows swing only when no card can move"
+            assert m.args[0] == ("right" if swings % 2 else "left"), "the swings alternate, starting to the right"
+        b.push(m)
+        if text == "out 4d":
+            # the text's account of the lay-out before the first swing
+            piles = {tuple(s.card.label for s in p) for name in ROWS for p in b.state.areas[name]}
+            assert ("Kh", "Qh") in piles and ("Qd", "Jd", "10d") in piles
+        if swings == 1 and text == "swing":
+            low = G._lowest([b.state.areas[r] for r in ROWS])
+            exposed = {b.state.areas[ROWS[low[c]]][c][-1].card.label for c in range(8) if low[c] >= 0}
+            assert {"8h", "9h"} <= exposed, "after the first swing the 8 and 9 of hearts are exposed"
+    assert swings == 4
+    # the source's pendulum has swung four times, the spades are out to the 4 and a crowning king of spades
+    # leads its packet in a top-row gap; the rest of the text (closing up the second row, then the end)
+    # needs the lost diagram.
+    assert [x.card.label for x in b.state.pile(FOUNDATIONS[0])][-1] == "4s"
+    assert [x.card.label for x in b.state.areas["top"][1]] == ["Ks", "Qs", "Js", "10s"]
