@@ -112,18 +112,19 @@ def play_deal(game, seed: int, kind: str, budget: Budget, max_moves: int) -> tup
     state = game.new(seed)
     rng = random.Random(seed * 7919 + 1)
     player = _player(kind, budget)
-    times = []
+    times, cpu = [], []
     history: list = []   # (state, move) pairs: the advice player remembers the game, as a person at the table would
     for _ in range(max_moves):
         if not game.legal_moves(state):
             break
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         m = player(game, state, rng, history)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         if kind == "advice":
             history.append((state.copy(), m))
         game.apply(state, m)
-    return game.is_won(state), times, measure(game, state)
+    return game.is_won(state), times, measure(game, state), cpu
 
 
 def _progress(i: int, n: int, label: str) -> None:
@@ -135,22 +136,25 @@ def _progress(i: int, n: int, label: str) -> None:
 
 def cmd_bench_advice(args) -> int:
     game = get_game(args.game)
-    budget = Budget(seconds=args.budget_ms / 1000.0, rollout_moves=args.rollout_moves)
+    budget = Budget(seconds=args.budget_ms / 1000.0, rollout_moves=args.rollout_moves, clock=args.clock)
     rows = []
     kinds = args.players.split(",")
     for kind in kinds:
-        wins, times, done = 0, [], []
+        wins, times, done, cpu = 0, [], [], []
         for i in range(args.deals):
-            won, t, c = play_deal(game, args.seed + i, kind, budget, args.max_moves)
+            won, t, c, u = play_deal(game, args.seed + i, kind, budget, args.max_moves)
             wins += won
             times.extend(t)
+            cpu.extend(u)
             done.append(c)
             _progress(i + 1, args.deals, kind)
         lo, hi = wilson(wins, args.deals)
         rows.append({"player": kind, "deals": args.deals, "wins": wins, "win_rate": wins / args.deals,
                      "ci95": [round(lo, 4), round(hi, 4)],
                      "mean_completion": round(statistics.mean(done), 4),
-                     "median_ms_per_decision": round(1000 * statistics.median(times), 3) if times else None})
+                     "median_ms_per_decision": round(1000 * statistics.median(times), 3) if times else None,
+                     "median_cpu_ms_per_decision": round(1000 * statistics.median(cpu), 3) if cpu else None,
+                     "decisions": len(times)})
     solver = exact_solver(game.id)
     winnable = None
     if solver is not None and not args.no_solver:
@@ -161,16 +165,18 @@ def cmd_bench_advice(args) -> int:
             won += bool(w)
             _progress(i + 1, args.deals, "solver")
         winnable = {"decided": decided, "winnable": won, "deals": args.deals}
-    result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms,
-              "advice": "tips only" if args.budget_ms <= 0 else f"tips + search, {args.budget_ms:g} ms/decision",
+    result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms, "clock": args.clock,
+              "max_moves": args.max_moves,
+              "advice": "tips only" if args.budget_ms <= 0 else f"tips + search, {args.budget_ms:g} ms/decision ({args.clock} clock)",
               "completion_measure": measure_name(game), "players": rows, "solver": winnable}
     if args.json:
         print(json.dumps(result, indent=1))
     else:
         print(f"{game.name}: {args.deals} deals from seed {args.seed}, advice: {result['advice']}")
-        print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'mean completion':>16} {'median ms/decision':>19}")
+        print(f"{'player':12} {'wins':>6} {'win rate':>9} {'95% CI':>17} {'mean completion':>16} {'median ms/decision':>19} {'(CPU ms)':>9}")
         for r in rows:
-            print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['mean_completion']:>16.3f} {r['median_ms_per_decision']!s:>19}")
+            print(f"{r['player']:12} {r['wins']:>6} {r['win_rate']:>9.3f} {str(r['ci95']):>17} {r['mean_completion']:>16.3f} "
+                  f"{r['median_ms_per_decision']!s:>19} {r['median_cpu_ms_per_decision']!s:>9}")
         print(f"completion: the game's own measure of how far play got ({result['completion_measure']})")
         if winnable:
             print(f"exact solver: {winnable['winnable']} of {winnable['deals']} deals winnable ({winnable['decided']} decided within 1 s)")
@@ -198,6 +204,8 @@ def register(sub) -> None:
     b.add_argument("--players", default="advice,random,first-legal")
     b.add_argument("--budget-ms", type=float, default=20.0, help="search time per decision for the advice player")
     b.add_argument("--rollout-moves", type=int, default=200)
+    b.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="what the search budget counts: wall time, or this process's CPU time (fair on a shared machine)")
     b.add_argument("--max-moves", type=int, default=3000, help="stop a deal after this many moves (games that can loop)")
     b.add_argument("--no-solver", action="store_true")
     b.add_argument("--json", action="store_true")

@@ -49,6 +49,10 @@ class Budget:
     max_candidates: int = 24    # moves to play out (the rest get their look-ahead score only)
     max_playouts: int | None = None   # optional cap on play-outs (deterministic budgets, tests)
     widen: int = 2              # candidates admitted per pass after the first three
+    clock: str = "wall"         # "wall" (what a person waits) or "cpu" (process time: benchmarks on a shared machine)
+
+    def now(self) -> float:
+        return time.process_time() if self.clock == "cpu" else time.perf_counter()
 
 
 @dataclass
@@ -113,13 +117,15 @@ def measure(game: Game, state: State) -> float:
     ``Game.completion`` when the game defines its own; otherwise the game's
     one-argument ``progress(state)`` if it has one (Seven and Six counts cards
     in place; Poker Patience scores the square, /100); otherwise the default
-    completion (share of cards on foundations).
+    completion (share of cards on foundations), computed here with the deck
+    size and foundation areas cached (it runs at every play-out's end).
     """
     cls = type(game)
     fn = _MEASURE.get(cls)
     if fn is None:
         fn = "completion"
         if cls.completion is Game.completion:
+            fn = "default"
             prog = getattr(cls, "progress", None)
             if callable(prog) and not isinstance(inspect.getattr_static(cls, "progress"), staticmethod):
                 try:
@@ -128,13 +134,32 @@ def measure(game: Game, state: State) -> float:
                 except (TypeError, ValueError):
                     pass
         _MEASURE[cls] = fn
+    if fn == "default":
+        return _default_completion(game, state)
     return float(getattr(game, fn)(state))
+
+
+_FOUNDATIONS: dict = {}
+
+
+def _default_completion(game: Game, state: State) -> float:
+    """``Game.completion`` (cards on foundation areas / deck size), with the layout facts cached."""
+    if game.is_won(state):
+        return 1.0
+    key = (game.id, tuple(sorted((k, repr(v)) for k, v in state.options.items())))
+    facts = _FOUNDATIONS.get(key)
+    if facts is None:
+        names = tuple(a.name for a in game.layout(state.options).areas if a.kind == "foundation")
+        facts = _FOUNDATIONS[key] = (names, max(1, len(game.deck())))
+    names, size = facts
+    return sum(len(p) for a in names for p in state.areas.get(a, ())) / size
 
 
 def measure_name(game: Game) -> str:
     """Which measure ``measure`` uses for this game, in words (for benchmark tables)."""
     measure(game, game.new(0))
     fn = _MEASURE[type(game)]
+    fn = "completion" if fn == "default" else fn
     doc = (getattr(type(game), fn).__doc__ or "").strip().splitlines()
     return f"{fn}: {doc[0]}" if doc else fn
 
@@ -168,16 +193,12 @@ def _heuristic(game: Game, state: State, move: Move, kinds: dict | None = None) 
     return h
 
 
-def _inverse(m: Move) -> Move | None:
-    return Move("move", m.dst, m.src, m.count) if m.action == "move" else None
-
-
 def policy_move(game: Game, state: State, legal: list[Move], rng: random.Random,
                 recent: list[Move] | None = None, since_action: int = 0, kinds: dict | None = None,
                 epsilon: float = 0.15) -> Move:
     """The play-out policy: mostly the best cheap-heuristic move, sometimes a random one, never an undo."""
-    banned = {_inverse(m) for m in (recent or ())} - {None}
-    pool = [m for m in legal if m not in banned] or legal
+    banned = {(m.dst, m.src, m.count) for m in (recent or ()) if m.action == "move"}
+    pool = [m for m in legal if m.action != "move" or (m.src, m.dst, m.count) not in banned] or legal
     if len(pool) == 1:
         return pool[0]
     if rng.random() < epsilon:
@@ -196,12 +217,15 @@ def policy_move(game: Game, state: State, legal: list[Move], rng: random.Random,
     return rng.choice(best)
 
 
-def rollout(game: Game, state: State, rng: random.Random, cap: int) -> tuple[bool, float]:
-    """Play ``state`` out in place with the policy; (won, measure at the end)."""
+def rollout(game: Game, state: State, rng: random.Random, cap: int,
+            deadline: float | None = None, now=time.perf_counter) -> tuple[bool, float] | None:
+    """Play ``state`` out in place with the policy; (won, measure at the end), or None when the deadline came first."""
     kinds = _kinds(game, state)
     recent: list[Move] = []
     since_action = 0
-    for _ in range(cap):
+    for k in range(cap):
+        if deadline is not None and k % 8 == 7 and now() >= deadline:
+            return None
         legal = game.legal_moves(state)
         if not legal:
             break
@@ -220,7 +244,7 @@ PROGRESS_WEIGHT = 0.5    # value = win rate + PROGRESS_WEIGHT * mean final measu
 
 
 def _key(state: State) -> tuple:
-    return tuple((a, tuple(tuple(s.token() for s in p) for p in piles)) for a, piles in state.areas.items()) \
+    return tuple(tuple(tuple(p) for p in piles) for piles in state.areas.values()) \
         + (repr(sorted(state.info.items(), key=lambda kv: kv[0])),)
 
 
@@ -229,7 +253,8 @@ def search(game: Game, state: State, budget: Budget, seed: int = 0, history=()) 
     if not legal:
         return SearchResult([])
     rng = random.Random(seed)
-    deadline = time.perf_counter() + budget.seconds
+    now = budget.now
+    deadline = now() + budget.seconds
     base = game.information_state(state, history)
     hidden = has_hidden(base)
     kinds = _kinds(game, state)
@@ -255,7 +280,7 @@ def search(game: Game, state: State, budget: Budget, seed: int = 0, history=()) 
                 continue
             seen[k] = m
         one_ply[m] = measure(game, s) + (1.0 if game.is_won(s) else 0.0) + 0.01 * _heuristic(game, state, m, kinds)
-        if time.perf_counter() >= deadline and len(one_ply) >= 1:
+        if now() >= deadline and len(one_ply) >= 1:
             break
     for m in legal:   # moves the look-ahead did not reach (time) keep their heuristic only
         if m not in one_ply and m not in dropped:
@@ -268,7 +293,7 @@ def search(game: Game, state: State, budget: Budget, seed: int = 0, history=()) 
     worlds = playouts = 0
     width = min(3, len(cands))
     cap = budget.max_playouts
-    while time.perf_counter() < deadline and (cap is None or playouts < cap):
+    while now() < deadline and (cap is None or playouts < cap):
         world = determinise(game, base, rng) if hidden else base
         worlds += 1
         world_legal = set(game.legal_moves(world)) if hidden else None
@@ -277,13 +302,17 @@ def search(game: Game, state: State, budget: Budget, seed: int = 0, history=()) 
                 continue
             s = world.copy()
             game.apply(s, m)
-            won, prog = rollout(game, s, rng, budget.rollout_moves)
+            # a play-out the deadline cuts short is dropped: the budget holds, even when it buys none
+            out = rollout(game, s, rng, budget.rollout_moves, deadline, now)
+            if out is None:
+                break
+            won, prog = out
             st = stats[m]
             st[0] += won
             st[1] += 1
             st[2] += prog
             playouts += 1
-            if time.perf_counter() >= deadline or (cap is not None and playouts >= cap):
+            if now() >= deadline or (cap is not None and playouts >= cap):
                 break
         width = min(len(cands), width + budget.widen)
 

@@ -42,6 +42,7 @@ LOW_CONFIDENCE = 0.5
 MAX_FAN = 30
 MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
 SLACK = 0.08              # card widths a fan step may come up short before a missing card is counted
+MAX_GAP = 3.5             # fan steps between two cards seen in one fan (indices missed between them) before the chain breaks
 ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
 
 
@@ -106,17 +107,20 @@ def estimate_scale(sightings: Sequence[Any]) -> float:
     return float(np.median(hs)) / INDEX_HEIGHT if hs else 1.0
 
 
-def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = None) -> list[SeenCard]:
+def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = None,
+                opp: np.ndarray = OPPOSITE) -> list[SeenCard]:
     """Merge the sightings of one label that are corners of the same physical card.
 
     Without ``H`` offsets are judged in pixels at the median scale; with the
     table homography ``H`` they are judged on the table, free of perspective.
     """
     unit = 1.0 if H is not None else scale
-    ax, ay = OPPOSITE * unit
+    ax, ay = np.asarray(opp) * unit
     own_offsets = [(ax, 0.0), (0.0, ay), (ax, ay), (ax, -ay)]
     # Before the table is known perspective stretches offsets, so the first pass is lenient; it only feeds registration.
     tol = (0.16 if H is not None else 0.4) * unit
+    # Corner indices differ in height (a court card's index may show its suit alone): more slack downwards.
+    tol_y = (0.3 if H is not None else 0.4) * unit
     Hinv = np.linalg.inv(H) if H is not None else None
     all_centres = np.array([_centre(x.box) for x in sightings], dtype=float).reshape(-1, 2)
     all_judged = all_centres if Hinv is None else _apply(Hinv, all_centres)
@@ -140,7 +144,7 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
                 if a >= b:
                     continue
                 dx, dy = abs(judged[a][0] - judged[b][0]), abs(judged[a][1] - judged[b][1])
-                if min(math.hypot(dx - ox, dy - abs(oy)) for ox, oy in own_offsets) < tol \
+                if min(math.hypot((dx - ox) / tol, (dy - abs(oy)) / tol_y) for ox, oy in own_offsets) < 1.0 \
                         and not _something_between(all_judged, a, b, 0.12 * unit):
                     parent[find(a)] = find(b)
         groups: dict[int, list[int]] = defaultdict(list)
@@ -153,11 +157,11 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
             cards.append(SeenCard(label, anchor, max(float(sightings[k].conf) for k in members),
                                   [tuple(map(float, sightings[k].box)) for k in members]))
     if H is not None:
-        _merge_misread(cards, Hinv, tol)
+        _merge_misread(cards, Hinv, tol, opp)
     return cards
 
 
-def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float) -> None:
+def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.ndarray = OPPOSITE) -> None:
     """Two one-index cards of different labels at the two opposite corners of one card are one card misread.
 
     The surer label is kept; the other is remembered for a doubt.
@@ -166,7 +170,7 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float) -> None:
     if len(lone) < 2:
         return
     pts = _apply(Hinv, np.array([c.anchor for c in lone]))
-    near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - OPPOSITE, axis=2) < tol   # [a, b]: b sits at a's far corner
+    near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - opp, axis=2) < tol   # [a, b]: b sits at a's far corner
     gone: set[int] = set()
     for a, b in zip(*np.nonzero(near)):
         if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
@@ -192,6 +196,79 @@ def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:
 
 def _centre(box) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0)
+
+
+def rectifier(sightings: Sequence[Any]) -> np.ndarray:
+    """A homography of the photo that undoes the perspective of the table plane up to an affine map.
+
+    Seen at an angle, near indices look bigger than far ones. For a plane,
+    the cube root of an index's area in the photo is a linear function of
+    where it lies (it is ``l . p``, with ``l`` the image of the horizon
+    line), so a robust plane fit of the cube roots gives ``l``, and
+    ``p -> p / (l . p)`` maps the photo to an affine image of the table.
+    Identity when the sizes show no clear slope or there are too few indices.
+    """
+    if len(sightings) < 8:
+        return np.eye(3)
+    b = np.array([s.box for s in sightings], dtype=float)
+    c = np.c_[(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2]
+    area = np.clip((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-6, None)
+    y = np.cbrt(area)
+    mid = np.median(c, axis=0)
+    spread = max(float(np.ptp(c[:, 0])), float(np.ptp(c[:, 1])), 1.0)
+    X = np.c_[(c - mid) / spread, np.ones(len(c))]
+    keep = np.ones(len(c), bool)
+    coef = None
+    for _ in range(3):
+        if keep.sum() < 8:
+            return np.eye(3)
+        coef, *_ = np.linalg.lstsq(X[keep], y[keep], rcond=None)
+        res = np.abs(X @ coef - y)
+        mad = float(np.median(res[keep])) + 1e-9
+        keep = res < 3.0 * 1.4826 * mad
+    a, bb, k = coef
+    if k <= 0:
+        return np.eye(3)
+    pred = X @ coef
+    if pred.min() <= 0.3 * k or pred.max() / pred.min() < 1.08:
+        return np.eye(3)      # no clear slope, or a fit that puts the horizon inside the photo
+    # l . p in pixels, normalised to 1 at the middle of the cards
+    l = np.array([a / spread / k, bb / spread / k, 1.0 - (a * mid[0] + bb * mid[1]) / spread / k])
+    P = np.array([[1.0, 0, 0], [0, 1.0, 0], l])
+    # keep the middle of the cards where it was
+    m = _apply(P, mid)[0]
+    return np.array([[1, 0, mid[0] - m[0]], [0, 1, mid[1] - m[1]], [0, 0, 1.0]]) @ P
+
+
+def estimate_opposite(sightings: Sequence[Any], H: np.ndarray) -> np.ndarray:
+    """Offset on the table from a card's top-left index to its rotated bottom-right one, for this deck.
+
+    Decks differ (corner indices sit 0.08-0.13 card widths in, cards are
+    1.33-1.67 widths tall): pairs of sightings of one label whose table
+    offset is near the usual one show this deck's; their median is taken
+    when at least three agree.
+    """
+    try:
+        tab = _apply(np.linalg.inv(H), np.array([_centre(s.box) for s in sightings], dtype=float))
+    except np.linalg.LinAlgError:
+        return OPPOSITE
+    by_label: dict[str, list[int]] = defaultdict(list)
+    for k, s in enumerate(sightings):
+        by_label[s.label].append(k)
+    offs = []
+    for idx in by_label.values():
+        if len(idx) < 2:
+            continue
+        pts = tab[idx]
+        d = pts[None, :, :] - pts[:, None, :]
+        close = np.linalg.norm(d - OPPOSITE, axis=2) < OPPOSITE_SLACK
+        offs.extend(d[close])
+    if len(offs) < 3:
+        return OPPOSITE
+    return np.median(np.array(offs), axis=0)
+
+
+OPPOSITE_SLACK = 0.3     # card widths a deck's index offset may differ from the usual one
 
 
 # -------------------------------------------------------------- 2. register
@@ -236,50 +313,71 @@ def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
     return [p.first + j * fan for j in range(n)]
 
 
-VOTED = 100          # alignments scored after voting
+VOTED = 300          # alignments scored after voting
+BIN = 0.45           # card widths: vote bins, coarse (the pose grid is coarse too); refining does the rest
+PER_POSE = 3         # alignments kept per turn, scale and foreshortening
 
 
-def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None) -> list[tuple[float, np.ndarray]]:
+def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None,
+             P: np.ndarray | None = None, opp: np.ndarray = OPPOSITE) -> list[tuple[float, np.ndarray]]:
     """Homographies mapping table coordinates (card widths) to pixels, best first, each with its fit.
 
-    The fit is the share of cards that lie where the layout can hold them,
-    less a small penalty for loose fits (see ``_fit_score``).
+    ``P`` (see ``rectifier``) takes the photo to an affine image of the
+    table; there an affine map is found by voting: every card against every
+    place it could be, for each turn, scale and foreshortening (the layout
+    looks squashed along the direction the camera tilts). The best are
+    refined to homographies of the photo. The fit is the share of cards
+    that lie where the layout can hold them, less a small penalty for loose
+    fits (see ``_fit_score``).
     """
     pl = places(layout, template)
     if not cards or not pl:
         return [(0.0, np.eye(3))]
+    P = np.eye(3) if P is None else P
+    Pinv = np.linalg.inv(P)
     q = np.array([c.anchor for c in cards], dtype=float)
-    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 6)], dtype=float)
+    qr = _apply(P, q)
+    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 5)], dtype=float)
+    # The direction the camera tilts: the horizon's normal, else the photo's vertical.
+    g = P[2, :2]
+    g = g / np.linalg.norm(g) if np.linalg.norm(g) > 1e-12 else np.array([0.0, 1.0])
     candidates = []
     # One or two cards cannot show how the layout is turned or scaled: take the photo as upright.
     few = len(cards) <= 2
-    for s in scale * (np.array([1.0]) if few else np.array([0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4, 1.55])):
-        for deg in ([0] if few else range(-30, 31, 6)):
-            th = math.radians(deg)
-            R = s * np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-            t = (q[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
-            binsz = 0.3 * s
-            keys = np.floor(t / binsz).astype(np.int64)
-            flat = keys[:, 0] * 1_000_003 + keys[:, 1]
-            vals, counts = np.unique(flat, return_counts=True)
-            for k in np.argsort(-counts)[:10 if len(cards) > 6 else 200]:
-                tt = t[flat == vals[k]].mean(axis=0)
-                H = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                candidates.append((0.0, int(counts[k]), H))
+    squash = [1.0] if few else [1.0, 0.82, 0.67, 0.55, 0.45]
+    for f in squash:
+        M = np.eye(2) + (f - 1.0) * np.outer(g, g)
+        for s in scale * (np.array([1.0]) if few else np.array([0.75, 0.85, 0.95, 1.07, 1.2, 1.35]) / f):
+            for deg in ([0] if few else range(-30, 31, 6)):
+                th = math.radians(deg)
+                R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+                t = (qr[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
+                binsz = BIN * s * f
+                keys = np.floor(t / binsz).astype(np.int64)
+                flat = keys[:, 0] * 1_000_003 + keys[:, 1]
+                vals, counts = np.unique(flat, return_counts=True)
+                top = np.argpartition(-counts, min(len(counts) - 1, PER_POSE - 1))[:PER_POSE] if len(cards) > 6 else np.argsort(-counts)[:200]
+                for k in top:
+                    tt = t[flat == vals[k]].mean(axis=0)
+                    A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
+                    candidates.append((0.0, int(counts[k]), Pinv @ A))
     # Votes are cheap; scoring is not: score only the alignments with the most votes.
     candidates.sort(key=lambda c: -c[1])
-    candidates = [(_fit_score(H, q, pl), v, H) for _, v, H in candidates[:VOTED if len(cards) > 6 else 8 * VOTED]]
-    # Periodic layouts (rows of equal spacing) have shifted look-alikes, and a similarity transform
-    # fits only part of a layout seen at an angle: refine the alignments that explain the most
+    candidates = [(_fit_share(H, q, pl), v, H) for _, v, H in candidates[:VOTED if len(cards) > 6 else 8 * VOTED]]
+    # Periodic layouts (rows of equal spacing) have shifted look-alikes, and an affine map fits
+    # only part of a layout seen at an angle: refine the alignments that explain the most
     # cards and those with the most votes, each to a homography, and rank them.
-    by_fit = sorted(candidates, key=lambda c: (-c[0], -c[1]))[:12]
-    by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:8]
+    by_fit = sorted(candidates, key=lambda c: (-c[0], -c[1]))[:REFINED]
+    by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:REFINED // 2]
     refined: list[tuple[float, np.ndarray]] = []
     for _, _, H in by_fit + by_votes:
-        H = _refine(H, cards, pl, scale)
+        H = _refine(H, cards, pl, scale, opp)
         refined.append((_fit_score(H, q, pl), H))
     refined.sort(key=lambda c: -c[0])
     return _distinct(refined, pl, scale)
+
+
+REFINED = 12         # alignments refined to a homography
 
 
 def _distinct(cands: list[tuple[float, np.ndarray]], pl: Sequence[Place], scale: float) -> list[tuple[float, np.ndarray]]:
@@ -347,9 +445,31 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
         first[order[starts]] = True
     # A fan that may start face down shows its head only through the deal's (or last photo's) count: a weaker hint.
     r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
+    # Each card's own tightness: across its fan and off the nearest fan step (off its place, if squared).
+    # Seen at a steep angle, an alignment shifted by a fan step fits nearly as many cards, but loosely.
+    d = tab - arr.heads[own]
+    across = np.abs(d[:, 0] * arr.unit[own, 1] - d[:, 1] * arr.unit[own, 0])
+    fl = np.maximum(fans, 1e-9)
+    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
+    tight = np.where(fans > 0, across + step_off + np.where(first & arr.open_fan[own], resid, 0.0), resid)
+    snug = np.exp(-(tight / TIGHT) ** 2)
     # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
     prior = float((arr.filled[own] & ok).sum()) / max(1, int(ok.sum()))
-    return float(ok.mean()) - 0.2 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
+    return float((ok * (0.5 + 0.5 * snug)).mean()) - 0.1 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
+
+
+TIGHT = 0.1     # card widths: how far off its slot a card still fits snugly
+
+
+def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
+    """Share of cards that sit where the layout can hold them."""
+    try:
+        tab = _apply(np.linalg.inv(H), q)
+    except np.linalg.LinAlgError:
+        return 0.0
+    if not np.isfinite(tab).all():
+        return 0.0
+    return float(_locate(tab, pl)[2].mean())
 
 
 def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:
@@ -412,14 +532,15 @@ def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np
         start = 0.45 + (MAX_HIDDEN * fan if pl[k].area.face != "up" else 0.0)
         for n, c in enumerate(order):
             gap = along[c] - prev
-            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, 2.5 * fan)):
+            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, MAX_GAP * fan)):
                 ok[order[n:]] = False
                 break
             prev = along[c]
     return ok
 
 
-def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float) -> np.ndarray:
+def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float,
+            opp: np.ndarray = OPPOSITE) -> np.ndarray:
     """Fit a homography to what is certain, and repeat.
 
     Two kinds of evidence: pile heads (and single places) matched to the
@@ -429,7 +550,7 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
     """
     import cv2
     q = np.array([c.anchor for c in cards], dtype=float)
-    for _ in range(3):
+    for _ in range(REFINE_ROUNDS):
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
         src, dst = [], []
@@ -440,9 +561,10 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
                 continue
             fan = np.array(p.area.fan)
             if fan.any():
-                # Fans as the layout describes them; where a player fans tighter or looser, RANSAC drops the deep cards.
-                for n, c in enumerate(idx[np.argsort(along[idx])]):
-                    src.append(p.first + n * fan)
+                # Fans as the layout describes them, each card at the step nearest where it lies (an index
+                # the detector missed leaves a gap); where a player fans tighter or looser, RANSAC drops the deep cards.
+                for n, c in zip(_fan_steps(along[idx], float(np.hypot(*fan)), p.area.face == "up"), idx):
+                    src.append(p.table + n * fan)
                     dst.append(q[c])
             else:
                 c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
@@ -452,20 +574,54 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
             if len(c.boxes) < 2:
                 continue
             far = max((_centre(b) for b in c.boxes), key=lambda b: (b[0] - c.anchor[0]) + (b[1] - c.anchor[1]))
-            src += [u, u + OPPOSITE]
+            src += [u, u + opp]
             dst += [np.array(c.anchor), np.array(far)]
         if len(src) < 6:
             break
         src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
-        Hn, _ = cv2.findHomography(src_a, dst_a, cv2.RANSAC, 0.25 * scale)
+        # Fitted from the photo to the table, so that the tolerance is in card widths wherever a card lies
+        # (far cards look small): a card a fan step off is an outlier even at the far side.
+        Gn, _ = cv2.findHomography(dst_a, src_a, cv2.RANSAC, REFINE_TOL)
         # Points on one or two rows pin a homography badly: an affine fit may explain the cards better.
-        A, _ = cv2.estimateAffine2D(src_a, dst_a, method=cv2.RANSAC, ransacReprojThreshold=0.25 * scale)
-        options = [M for M in (Hn, None if A is None else np.vstack([A, [0, 0, 1.0]]))
-                   if M is not None and np.isfinite(M).all() and abs(np.linalg.det(M)) > 1e-9]
+        A, _ = cv2.estimateAffine2D(dst_a, src_a, method=cv2.RANSAC, ransacReprojThreshold=REFINE_TOL)
+        options = []
+        for G in (Gn, None if A is None else np.vstack([A, [0, 0, 1.0]])):
+            if G is not None and np.isfinite(G).all() and abs(np.linalg.det(G)) > 1e-12:
+                options.append(np.linalg.inv(G))
         if not options:
             break
-        H = max(options, key=lambda M: _fit_score(M, q, pl)) if len(options) > 1 else options[0]
+        best = max(options, key=lambda M: _fit_score(M, q, pl))
+        if _fit_score(best, q, pl) < _fit_score(H, q, pl) - 1e-9:
+            break
+        H = best
     return H
+
+
+REFINE_ROUNDS = 4
+REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
+
+
+def _fan_steps(along: np.ndarray, flen: float, open_fan: bool) -> np.ndarray:
+    """The fan step of each card of one fan, in the order given (sorted along the fan).
+
+    Counted from card to card, a missed index showing as a gap of about two
+    of the photo's own steps: robust to an alignment still a little off in
+    scale, where rounding each card's distance from the head is not. An open
+    fan starts at its head; a fan that may start face down, as far along as
+    its first card lies.
+    """
+    n = len(along)
+    if n == 0:
+        return np.zeros(0, int)
+    order = np.argsort(along)
+    a = along[order]
+    gaps = np.diff(a)
+    step = float(np.clip(np.median(gaps), 0.6 * flen, 1.4 * flen)) if len(gaps) else flen
+    first = 0 if open_fan and a[0] < 1.5 * flen else max(0, int(round(a[0] / flen)))
+    steps = np.r_[first, first + np.cumsum(np.maximum(1, np.round(gaps / step)))].astype(int)
+    out = np.empty(n, int)
+    out[order] = steps
+    return out
 
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -476,7 +632,7 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- 3. assign
 
-def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[dict[tuple[str, int], list[SeenCard]], list[SeenCard]]:
+def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray, opp: np.ndarray = OPPOSITE) -> tuple[dict[tuple[str, int], list[SeenCard]], list[SeenCard]]:
     pl = places(layout)
     piles: dict[tuple[str, int], list[SeenCard]] = defaultdict(list)
     stray: list[SeenCard] = []
@@ -489,7 +645,7 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray) -> tuple[di
     lone = np.array([(owner[k] < 0 or not ok[k]) and len(c.boxes) == 1 for k, c in enumerate(cards)])
     if lone.any():
         tab2 = tab.copy()
-        tab2[lone] -= OPPOSITE
+        tab2[lone] -= opp
         o2, a2, ok2 = _locate(tab2, pl)
         if ok2.sum() > ok.sum():
             tab, owner, along, ok = tab2, o2, a2, ok2
@@ -664,9 +820,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                                 a.name, i, 0, "assumed"))
     alongs = [c.along for c in seen if c.along is not None]
     gaps = np.diff(alongs) if len(alongs) == len(seen) else np.array([])
-    step = flen
-    if len(gaps) >= 3:      # players fan tighter or looser than the book: follow what the photo shows
-        step = float(np.clip(np.median(gaps), 0.6 * flen, 1.5 * flen))
+    step = _photo_step(gaps, flen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
     for n, c in enumerate(seen):
@@ -679,6 +833,24 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         conf[(a.name, i, len(pile) - 1)] = c.conf
         _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
     return pile
+
+
+def _photo_step(gaps: np.ndarray, flen: float) -> float:
+    """The fan step a photo shows, from the gaps between the cards seen in one fan.
+
+    Players fan tighter or looser than the book, and a missed index makes a
+    gap of two or more steps: the step kept is the one that best makes every
+    gap a whole number of steps, with a pull towards the book's.
+    """
+    if flen <= 0 or len(gaps) < 3:
+        return flen
+    best, best_cost = flen, float("inf")
+    for s in flen * np.linspace(0.6, 1.5, 37):
+        n = np.maximum(1, np.round(gaps / s))
+        cost = float(np.sqrt(np.mean((gaps - n * s) ** 2))) + 0.3 * abs(s - flen)
+        if cost < best_cost:
+            best, best_cost = float(s), cost
+    return best
 
 
 def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) -> None:
@@ -848,25 +1020,30 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     scale = estimate_scale(sightings)
     template = previous if previous is not None else _template(game, options)
     pl = places(layout, template)
-    candidates = register(group_cards(sightings, scale), layout, scale, template)
-    best_fit = max(f for f, _ in candidates)
-    tried: list[tuple[float, float, Reading]] = []
     first = group_cards(sightings, scale)
+    candidates = register(first, layout, scale, template, rectifier(sightings))
+    q0 = np.array([c.anchor for c in first])
+    shares = [_fit_share(H, q0, pl) for _, H in candidates]
+    best_fit = max(shares)
+    tried: list[tuple[float, float, Reading]] = []
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
-    for fit0, H in candidates[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:
-        if fit0 < best_fit - 0.15 or fit0 < 0.5:
+    for (_, H), share0 in list(zip(candidates, shares))[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:
+        if share0 < best_fit - 0.15 or share0 < 0.5:
             continue
-        cards = group_cards(sightings, scale, H)     # again, on the table plane now that it is known
+        # Again, on the table plane now that it is known, with this deck's corner offsets.
+        opp = estimate_opposite(sightings, H)
+        cards = group_cards(sightings, scale, H, opp)
         q = np.array([c.anchor for c in cards])
-        H2 = _refine(H, cards, pl, scale)
+        H2 = _refine(H, cards, pl, scale, opp)
         if _fit_score(H2, q, pl) >= _fit_score(H, q, pl):
             H = H2
-            cards = group_cards(sightings, scale, H)
+            opp = estimate_opposite(sightings, H)
+            cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        if fit < 0.6:
+        if _fit_share(H, q, pl) < 0.6:
             continue
-        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings)
+        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
         problems = sum(1 for d in r.doubts if d.kind == "impossible")
         tried.append((fit - 0.05 * min(problems, 5), fit, r))
     if not tried:
@@ -891,8 +1068,9 @@ def _visible(state: State) -> dict:
 
 
 def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
-                  previous: State | None, image_size: tuple[int, int] | None, sightings: list) -> Reading:
-    piles, stray = assign(cards, layout, H)
+                  previous: State | None, image_size: tuple[int, int] | None, sightings: list,
+                  opp: np.ndarray = OPPOSITE) -> Reading:
+    piles, stray = assign(cards, layout, H, opp)
     in_view = _places_in_view(layout, H, image_size)
     state, conf, doubts = compose(game, options, piles, previous, in_view)
     for c in stray:

@@ -1,0 +1,619 @@
+"""Solver and king-foresight for Senior Wrangler (every card is face up).
+
+``solve(state)`` says whether the deal can still be won from ``state`` and,
+when it can, gives a winning plan as a list of moves in our notation
+(``column3>pile5``, ``redeal``). The verdict is
+
+``yes``      a winning plan was found (and replayed through the rules engine);
+``no``       every line of play was examined and none wins: the deal is lost;
+``unknown``  the time or node budget ran out first.
+
+How it searches
+    The position is copied into a compact form (ranks only: suits never
+    matter). Two searches share the budget:
+
+    * a complete depth-first search over moves and redeals, with a table of
+      positions already shown lost, and these sound cuts:
+        - kings: a pile that needs only its king is like any other such pile,
+          so a king is tried on one of them only;
+        - forced cards: when a rank has a single card left in the columns,
+          only one pile still needs it, and playing it there as soon as it
+          is on top loses nothing (for a card in a frozen column or in the
+          column about to be picked up: elsewhere taking it early would shift
+          the cards above it to other places at that column's redeal);
+        - waiting costs nothing for a card the coming redeal leaves
+          uncovered (the top card of the column being picked up, or a column
+          the redeal does not reach), so a session is never ended just after
+          playing such a card: ending it one move earlier is at least as good;
+        - the "kings relaxation": pretend that only kings block (any other
+          card may be taken from anywhere above the first king of its
+          column). Piles must still finish one at a time before their kings
+          can go, and a king in a column that will never be picked up again
+          locks the cards beneath it. If even this easier game cannot be won,
+          the real one cannot. It is exact for the columns that are frozen
+          (picked up already, or column 8) and optimistic for the others;
+    * a beam search over sessions that plays each session out with a
+      Keeling-style heuristic (free the left-hand columns, keep kings off
+      the cards they would bury) to find winning lines quickly in the many
+      deals that can be won.
+
+``king_foresight(state)`` says, for every king still in the columns, where it
+will lie after each coming redeal if no further card is moved (tips 2, 3, 6
+and 7 of the source), and whether it ends "on the ground".
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from .engine import Move, State, StateError, get_game
+from .games.senior_wrangler import KING, NCOL, NEED, PILE_LEN, SESSIONS, redeal_target
+
+GAME_ID = "senior-wrangler"
+
+
+class _Budget(Exception):
+    pass
+
+
+@dataclass
+class Solution:
+    verdict: str                      # yes / no / unknown
+    plan: list[str] = field(default_factory=list)
+    reason: str = ""
+    nodes: int = 0
+    seconds: float = 0.0
+    best_played: int = 0              # most cards on the piles reached by any line tried (out of 96)
+
+    @property
+    def exact(self) -> bool:
+        return self.verdict in ("yes", "no")
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "exact": self.exact, "plan": list(self.plan), "reason": self.reason,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3), "best_played": self.best_played}
+
+
+# ------------------------------------------------------------------ compact form
+
+@dataclass
+class Compact:
+    cols: list[bytearray]     # ranks, index 0 furthest from the player
+    keys: list[int]
+    prog: list[int]           # cards on each pile (12 = finished)
+    session: int
+
+    def copy(self) -> "Compact":
+        return Compact([bytearray(c) for c in self.cols], list(self.keys), list(self.prog), self.session)
+
+    @property
+    def played(self) -> int:
+        return sum(self.prog)
+
+
+def compact(state: State) -> Compact:
+    """The state in compact form; StateError when a card needed to solve it is unknown."""
+    g = get_game(GAME_ID)
+    if state.game != GAME_ID:
+        raise StateError(f"the solver is for Senior Wrangler, not {state.game}")
+    keys = []
+    for j in range(NCOL):
+        k = g.key_rank(state, j)
+        if k is None:
+            raise StateError(f"key card {j + 1} is not known, so the deal cannot be solved")
+        keys.append(k)
+    cols = []
+    for i, col in enumerate(state.areas["column"]):
+        if any(sl.card is None for sl in col):
+            raise StateError(f"column {i + 1} holds a card that has not been read, so the deal cannot be solved")
+        cols.append(bytearray(sl.card.rank for sl in col))
+    prog = [g.progress(state, j) for j in range(NCOL)]
+    return Compact(cols, keys, prog, g.session(state))
+
+
+def _incomplete(pos: Compact) -> str | None:
+    """A reason when the columns do not hold exactly the cards the piles still need."""
+    from collections import Counter
+    have = Counter(r for col in pos.cols for r in col)
+    want = Counter(NEED[k][q] for k, p in zip(pos.keys, pos.prog) for q in range(p, PILE_LEN))
+    if have != want:
+        return ("the columns do not hold exactly the cards the piles still need "
+                "(some cards are missing from the state), so the deal cannot be solved")
+    return None
+
+
+def _needs_after(keys: list[int]) -> list[list[tuple[int, ...]]]:
+    """needs[j][p]: the non-king ranks pile j still needs when it holds p cards."""
+    return [[tuple(NEED[k][q] for q in range(p, PILE_LEN - 1)) for p in range(PILE_LEN + 1)] for k in keys]
+
+
+def _frozen(c: int, session: int) -> bool:
+    """Column c (0-based) will never be picked up again."""
+    return c < session - 1 or c == NCOL - 1 or session == SESSIONS
+
+
+# ------------------------------------------------------------ kings relaxation
+
+def kings_relaxation(cols, prog, needs, session, quick: bool = False, steps: int = 300) -> bool:
+    """False when the position is lost even if only kings could block (see the module notes).
+
+    ``quick`` does only the first test (some pile must be able to reach its king); the full
+    test gives up after ``steps`` steps and then answers True, which is always safe.
+    """
+    avail = [0] * 14
+    chains = []
+    free_kings = 0
+    for c in range(NCOL):
+        col = cols[c]
+        if not _frozen(c, session):
+            for r in col:
+                if r == KING:
+                    free_kings += 1
+                else:
+                    avail[r] += 1
+            continue
+        segs = []
+        cur = [0] * 14
+        for i in range(len(col) - 1, -1, -1):
+            r = col[i]
+            if r == KING:
+                segs.append(cur)
+                cur = [0] * 14
+            else:
+                cur[r] += 1
+        segs.append(cur)
+        top = segs[0]
+        for r in range(1, 13):
+            avail[r] += top[r]
+        if len(segs) > 1:
+            chains.append(segs[1:])
+    incomplete = [j for j in range(NCOL) if prog[j] < PILE_LEN]
+    if not incomplete:
+        return True
+    pneeds = [needs[j][prog[j]] if prog[j] < PILE_LEN else () for j in range(NCOL)]
+    # quick test: some pile must be able to reach its king first
+    if not any(all(avail[r] for r in pneeds[j]) for j in incomplete):
+        return False
+    if quick:
+        return True
+    full = 0
+    for j in range(NCOL):
+        if prog[j] >= PILE_LEN:
+            full |= 1 << j
+    seen = set()
+    nch = len(chains)
+    budget = [steps]
+
+    def fits(mask, av):
+        d = [0] * 14
+        for j in incomplete:
+            if mask >> j & 1:
+                for r in pneeds[j]:
+                    d[r] += 1
+                    if d[r] > av[r]:
+                        return False
+        return True
+
+    def rec(state, mask, fk, av):
+        if mask == 255:
+            return True
+        key = (state, mask, fk)
+        if key in seen:
+            return False
+        seen.add(key)
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Budget
+        for j in incomplete:
+            if mask >> j & 1:
+                continue
+            m2 = mask | 1 << j
+            if not fits(m2, av):
+                continue
+            if fk and rec(state, m2, fk - 1, av):
+                return True
+            for k in range(nch):
+                t = state[k]
+                if t < len(chains[k]):
+                    seg = chains[k][t]
+                    if rec(state[:k] + (t + 1,) + state[k + 1:], m2, fk, [a + b for a, b in zip(av, seg)]):
+                        return True
+        return False
+
+    try:
+        return rec((0,) * nch, full, free_kings, avail)
+    except _Budget:
+        return True
+
+
+# --------------------------------------------------------------- exact search
+
+class _Exact:
+    def __init__(self, pos: Compact, deadline: float, node_limit: int):
+        self.cols = [bytearray(c) for c in pos.cols]
+        self.prog = list(pos.prog)
+        self.s = pos.session
+        self.keys = pos.keys
+        self.need = [NEED[k] + (0,) for k in pos.keys]
+        self.needs = _needs_after(pos.keys)
+        # POS_OF[j][r]: place of rank r in pile j's sequence (None for the key's own rank)
+        self.place = [[None] + [NEED[k].index(r) if r in NEED[k] else None for r in range(1, 14)] for k in pos.keys]
+        self.failed: set[bytes] = set()
+        self.nodes = 0
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.path: list[tuple[int, int]] = []   # (column, pile) or (-1, -1) for redeal
+        self.best = sum(self.prog)
+
+    def key(self) -> bytes:
+        p = self.prog
+        # piles needing only their king are interchangeable, and finished piles are inert
+        hi = sorted(x for x in p if x >= PILE_LEN - 1)
+        if len(hi) > 1:
+            it = iter(hi)
+            p = [next(it) if x >= PILE_LEN - 1 else x for x in p]
+        return bytes(p) + bytes((self.s,)) + b"|".join(self.cols)
+
+    def remaining(self, r: int) -> int:
+        """How many cards of rank r are still in the columns (= piles still needing r)."""
+        n = 0
+        for j in range(NCOL):
+            q = self.place[j][r]
+            if q is not None and self.prog[j] <= q:
+                n += 1
+        return n
+
+    def run(self) -> bool:
+        return self.dfs(None, False)
+
+    def dfs(self, last, after_forced: bool) -> bool:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.node_limit):
+            raise _Budget
+        prog = self.prog
+        played = sum(prog)
+        if played > self.best:
+            self.best = played
+        if played == NCOL * PILE_LEN:
+            return True
+        k = self.key()
+        if k in self.failed:
+            return False
+        cols = self.cols
+        s = self.s
+        if last is None or s == SESSIONS:
+            # at a session start (and throughout the last session) use the kings relaxation
+            if last is None and time.perf_counter() > self.deadline:
+                raise _Budget
+            if not kings_relaxation(cols, prog, self.needs, s, quick=last is not None):
+                self.failed.add(k)
+                return False
+        need = self.need
+        wanted: dict[int, list[int]] = {}
+        for j in range(NCOL):
+            p = prog[j]
+            if p < PILE_LEN:
+                wanted.setdefault(need[j][p], []).append(j)
+        moves = []
+        forced = None
+        for c in range(NCOL):
+            col = cols[c]
+            if not col:
+                continue
+            t = col[-1]
+            piles = wanted.get(t)
+            if not piles:
+                continue
+            if t == KING:
+                moves.append((c, piles[0]))      # piles needing only a king are alike
+                continue
+            if len(piles) == 1 and (c == s - 1 or _frozen(c, s)) and self.remaining(t) == 1:
+                forced = (c, piles[0])
+                break
+            for j in piles:
+                moves.append((c, j))
+        if forced is not None:
+            moves = [forced]
+        elif len(moves) > 1:
+            moves.sort(key=self._order, reverse=True)
+        for c, j in moves:
+            col = cols[c]
+            t = col.pop()
+            prog[j] += 1
+            self.path.append((c, j))
+            ok = self.dfs((c, j), forced is not None)
+            if ok:
+                return True
+            self.path.pop()
+            prog[j] -= 1
+            col.append(t)
+        if forced is None and s < SESSIONS and (after_forced or not self._deferrable(last)):
+            picked = cols[s - 1]
+            cols[s - 1] = bytearray()
+            lens = [len(c) for c in cols]
+            for i, r in enumerate(picked):
+                cols[redeal_target(i)].append(r)
+            self.s = s + 1
+            self.path.append((-1, -1))
+            ok = self.dfs(None, False)
+            if ok:
+                return True
+            self.path.pop()
+            self.s = s
+            for c in range(NCOL):
+                del cols[c][lens[c]:]
+            cols[s - 1] = picked
+        self.failed.add(k)
+        return False
+
+    def _deferrable(self, last) -> bool:
+        """Ending the session right after this move is no better than ending it one move earlier."""
+        if last is None:
+            return False
+        c, _ = last
+        s = self.s
+        return c == s - 1 or c >= len(self.cols[s - 1])
+
+    def _order(self, move) -> int:
+        c, j = move
+        col = self.cols[c]
+        sc = 0
+        if _frozen(c, self.s):
+            sc += 2
+        if len(col) > 1:
+            under = col[-2]
+            nxt = self.need[j][self.prog[j] + 1]
+            if under == nxt or any(self.need[i][self.prog[i]] == under for i in range(NCOL) if i != j):
+                sc += 3
+        return sc
+
+
+# ---------------------------------------------------------------- beam search
+
+def _session_playout(cols, prog, need, s, rng, noise):
+    """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
+    moves = []
+    frozen = [_frozen(c, s) for c in range(NCOL)]
+    rand = rng.random
+    while True:
+        wanted: dict[int, list[int]] = {}
+        for j in range(NCOL):
+            p = prog[j]
+            if p < PILE_LEN:
+                r = need[j][p]
+                if r in wanted:
+                    wanted[r].append(j)
+                else:
+                    wanted[r] = [j]
+        cand = []
+        tops = [0] * 14
+        for c in range(NCOL):
+            col = cols[c]
+            if col:
+                t = col[-1]
+                tops[t] += 1
+                w = wanted.get(t)
+                if w:
+                    for j in w:
+                        cand.append((c, j))
+        if not cand:
+            return moves
+        if len(cand) == 1:
+            c, j = cand[0]
+        else:
+            best, bs = cand[0], -1e9
+            for c, j in cand:
+                col = cols[c]
+                t = col[-1]
+                sc = rand() * noise
+                nxt = need[j][prog[j] + 1]
+                if len(col) > 1:
+                    u = col[-2]
+                    if u == nxt or (u in wanted and (u != t or len(wanted[u]) > 1)):
+                        sc += 2
+                if frozen[c]:
+                    sc += 1
+                if tops[nxt] - (t == nxt) > 0:
+                    sc += 1
+                if sc > bs:
+                    bs, best = sc, (c, j)
+            c, j = best
+        cols[c].pop()
+        prog[j] += 1
+        moves.append((c, j))
+
+
+def _score(cols, prog, s) -> float:
+    """How promising a position at the start of session s looks (higher is better)."""
+    sc = 10.0 * sum(prog)
+    for c, col in enumerate(cols):
+        frozen = _frozen(c, s)
+        for i, r in enumerate(col):
+            if r == KING:
+                if frozen:
+                    sc -= 3 * i                      # a king above i cards that may never reach the top
+                else:
+                    d = redeal_target(i)
+                    if d < c or d == NCOL - 1:       # it will land on a column already dealt out
+                        sc -= len(cols[d])
+    return sc
+
+
+def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, samples: int = 10,
+          noise: float = 2.0):
+    """A winning line found by beam search, or None. Also returns the most cards played."""
+    need = [NEED[k] + (0,) for k in pos.keys]
+    needs = _needs_after(pos.keys)
+    beam = [([bytearray(c) for c in pos.cols], list(pos.prog), [])]
+    s = pos.session
+    best = sum(pos.prog)
+    while beam:
+        cand = {}
+        for cols, prog, hist in beam:
+            for _ in range(samples):
+                if time.perf_counter() > deadline:
+                    return None, best
+                c2 = [bytearray(c) for c in cols]
+                p2 = list(prog)
+                mv = _session_playout(c2, p2, need, s, rng, noise)
+                played = sum(p2)
+                best = max(best, played)
+                if played == NCOL * PILE_LEN:
+                    return hist + mv, best
+                key = bytes(p2) + b"|".join(c2)
+                if key not in cand:
+                    cand[key] = (c2, p2, hist + mv)
+        if s >= SESSIONS:
+            return None, best
+        nxt = []
+        for cols, prog, hist in cand.values():
+            picked = cols[s - 1]
+            cols[s - 1] = bytearray()
+            for i, r in enumerate(picked):
+                cols[redeal_target(i)].append(r)
+            if kings_relaxation(cols, prog, needs, s + 1, quick=True):
+                nxt.append((cols, prog, hist + [(-1, -1)]))
+        s += 1
+        nxt.sort(key=lambda x: -_score(x[0], x[1], s))
+        beam = nxt[:width]
+    return None, best
+
+
+# -------------------------------------------------------------------- solve
+
+def _notation(moves) -> list[str]:
+    return ["redeal" if c < 0 else f"column{c + 1}>pile{j + 1}" for c, j in moves]
+
+
+def verify_plan(state: State, plan: list[str]) -> bool:
+    """Replay a plan through the rules engine: every move legal and the game won at the end."""
+    g = get_game(GAME_ID)
+    s = state.copy()
+    for text in plan:
+        m = g.parse_move(s, text)
+        if g.why_illegal(s, m) is not None:
+            return False
+        g.apply(s, m)
+    return g.is_won(s)
+
+
+def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed: int = 0,
+          beam_share: float = 0.85) -> Solution:
+    """Can the deal still be won from ``state``? See the module notes."""
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    try:
+        pos = compact(state)
+    except StateError as e:
+        return Solution("unknown", reason=str(e))
+    problem = _incomplete(pos)
+    if problem:
+        return Solution("unknown", reason=problem)
+    if pos.played == NCOL * PILE_LEN:
+        return Solution("yes", [], "the game is already won", 0, 0.0, pos.played)
+    ex = _Exact(pos, deadline, node_limit)
+    best = pos.played
+    plan = None
+    verdict = None
+    # 1. a short complete search: settles small positions at once
+    ex.deadline = min(deadline, t0 + 0.15 * time_limit)
+    try:
+        verdict = ex.run()
+    except _Budget:
+        ex.path.clear()
+        ex.cols = [bytearray(c) for c in pos.cols]
+        ex.prog = list(pos.prog)
+        ex.s = pos.session
+    if verdict is None:
+        # 2. beam searches of growing width, for a winning line
+        rng = random.Random(seed)
+        width = 10
+        beam_end = t0 + beam_share * time_limit
+        while verdict is None and time.perf_counter() < beam_end:
+            bplan, bbest = _beam(pos, beam_end, rng, width, max(6, width // 3))
+            best = max(best, bbest)
+            if bplan is not None:
+                plan = _notation(bplan)
+                verdict = True
+            width *= 2
+    if verdict is None:
+        # 3. the complete search again, keeping what it has learned
+        ex.deadline = deadline
+        try:
+            verdict = ex.run()
+        except _Budget:
+            pass
+    best = max(best, ex.best)
+    secs = time.perf_counter() - t0
+    if verdict is True:
+        if plan is None:
+            plan = _notation(ex.path)
+        if not verify_plan(state, plan):      # never claim a win the rules engine does not confirm
+            return Solution("unknown", [], "internal error: the plan found did not replay", ex.nodes, secs, best)
+        return Solution("yes", plan, f"a winning plan of {len(plan)} moves", ex.nodes, secs, 96)
+    if verdict is False:
+        return Solution("no", [], "every line of play was examined: none wins", ex.nodes, secs, best)
+    return Solution("unknown", [], f"no verdict within {time_limit:g} s "
+                    f"(best line found puts {best} of 96 cards on the piles)", ex.nodes, secs, best)
+
+
+# ------------------------------------------------------------ king foresight
+
+def king_foresight(state: State) -> list[dict]:
+    """Where every king still in the columns will lie after each coming redeal, if no further card moves.
+
+    Each entry: ``card`` (label), ``now`` {column, position} (position 1 = furthest from
+    the player), ``after`` a list of {session, column, position, beneath, settled} — one per
+    coming redeal that moves it — and ``ground``: True when the king ends at the bottom of a
+    column that will not be picked up again (harmless), ``locks``: cards it finally lies on.
+    """
+    g = get_game(GAME_ID)
+    s0 = g.session(state)
+    cols = [list(col) for col in state.areas["column"]]
+    kings = {}
+    for c, col in enumerate(cols):
+        for i, sl in enumerate(col):
+            if sl.card is not None and sl.card.rank == KING:
+                kings[id(sl)] = {"card": str(sl.card), "now": {"column": c + 1, "position": i + 1},
+                                 "after": []}
+    for s in range(s0, SESSIONS):
+        picked = cols[s - 1]
+        cols[s - 1] = []
+        for i, sl in enumerate(picked):
+            d = redeal_target(i)
+            cols[d].append(sl)
+            if id(sl) in kings:
+                n = len(cols[d])
+                kings[id(sl)]["after"].append({"session": s, "column": d + 1, "position": n, "beneath": n - 1,
+                                               "settled": _frozen(d, s + 1)})
+    where = {id(sl): (c, i) for c, col in enumerate(cols) for i, sl in enumerate(col)}
+    out = []
+    for k_id, info in kings.items():
+        c, i = where[k_id]
+        info["final"] = {"column": c + 1, "position": i + 1}
+        info["ground"] = i == 0
+        info["locks"] = i
+        out.append(info)
+    out.sort(key=lambda x: (x["now"]["column"], x["now"]["position"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m advisor.senior_wrangler_solver STATE.json [seconds]"""
+    import json
+
+    from .rules_cli import load_state
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print(main.__doc__)
+        return 1
+    state = load_state(args[0])
+    limit = float(args[1]) if len(args) > 1 else 1.0
+    print(json.dumps(solve(state, limit).to_json(), ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
