@@ -112,18 +112,20 @@ def write_dataset_yaml(work: Path) -> Path:
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
           hours: float | None = None):
-    """Train from a config yaml (random init).  ``hours`` bounds the wall time:
+    """Train from a config yaml (random init) or continue from our own ``.pt``.  ``hours`` bounds the wall time:
     ultralytics then fits the epochs (and the LR schedule) into that budget."""
     from ultralytics import YOLO
     import ultralytics.utils.torch_utils as tu
     # ultralytics trains on the CPU with cpu_count() - 1 threads: one thread on a 2-core machine.
     tu.NUM_THREADS = os.cpu_count() or 1
-    model = YOLO(model_cfg)  # a config yaml: random init, no download
+    # a config yaml: random init, no download; a .pt of our own: continue from its weights
+    init = str(model_cfg) if str(model_cfg).endswith(".pt") else False
+    model = YOLO(model_cfg)
     proj = (work / "runs").resolve()
     kw = dict(time=hours) if hours else {}
     model.train(data=str((work / "dataset.yaml").resolve()), epochs=epochs, imgsz=imgsz, batch=batch,
                 device="cpu", workers=workers, project=str(proj), name=name, exist_ok=True, plots=False,
-                amp=False, pretrained=False, val=False, verbose=True, seed=0, deterministic=False,
+                amp=False, pretrained=init, val=False, verbose=True, seed=0, deterministic=False,
                 optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
                 fliplr=0.0, flipud=0.0, mosaic=0.7, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
                 translate=0.1, close_mosaic=1, patience=1000, cache=False, **kw)
@@ -221,7 +223,7 @@ def main(argv=None) -> int:
         metrics["export_command"] = " ".join(sys.argv)
     else:
         metrics["command"] = " ".join(sys.argv)
-    metrics.update({ "train_decks": train_decks, "heldout_decks": held,
+    metrics.update({ "train_decks": train_decks, "heldout_deck_names": held,
                "images": a.images, "epochs": a.epochs, "hours": a.hours, "imgsz": a.imgsz, "model": a.model,
                "train_seconds": round(train_s)})
     if not a.skip_eval:

@@ -203,4 +203,11 @@ def evaluate_dir(images: str | Path, labels: str | Path, names_file: str | Path,
         items.append((gt, preds))
         if progress:
             progress(k, len(files))
-    return compute_metrics(items, conf=conf).as_dict()
+    out = compute_metrics(items, conf=conf).as_dict()
+    # precision / recall at other thresholds (same predictions), to pick an operating point
+    out["pr_by_conf"] = {}
+    for c in (0.05, 0.1, 0.15, 0.25, 0.4, 0.5):
+        m = compute_metrics(items, conf=c)
+        out["pr_by_conf"][str(c)] = {"precision": round(m.precision, 4), "recall": round(m.recall, 4),
+                                     "identity_recall": round(m.identity_recall, 4)}
+    return out

@@ -144,7 +144,10 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
                 if a >= b:
                     continue
                 dx, dy = abs(judged[a][0] - judged[b][0]), abs(judged[a][1] - judged[b][1])
-                if min(math.hypot((dx - ox) / tol, (dy - abs(oy)) / tol_y) for ox, oy in own_offsets) < 1.0 \
+                # (the extra slack downwards only on the diagonal: a twin one row below must stay apart)
+                same_sign = (judged[a][0] - judged[b][0]) * (judged[a][1] - judged[b][1]) > 0    # a TL-BR diagonal
+                if min(math.hypot((dx - ox) / tol, (dy - abs(oy)) / (tol_y if ox and oy > 0 and same_sign else tol))
+                       for ox, oy in own_offsets) < 1.0 \
                         and not _something_between(all_judged, a, b, 0.12 * unit):
                     parent[find(a)] = find(b)
         groups: dict[int, list[int]] = defaultdict(list)
@@ -314,7 +317,11 @@ def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
 
 
 VOTED = 300          # alignments scored after voting
-BIN = 0.45           # card widths: vote bins, coarse (the pose grid is coarse too); refining does the rest
+HASH = 4096          # vote bins (hashed)
+MAX_VOTERS = 70      # cards that vote
+SCALES = np.array([0.72, 0.8, 0.88, 0.96, 1.05, 1.15, 1.26, 1.38])   # of the scale the index heights suggest
+TURNS = range(-30, 31, 3)   # degrees the layout may be turned in the photo
+BIN = 0.3           # card widths: vote bins, coarse (the pose grid is coarse too); refining does the rest
 PER_POSE = 3         # alignments kept per turn, scale and foreshortening
 
 
@@ -337,7 +344,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     Pinv = np.linalg.inv(P)
     q = np.array([c.anchor for c in cards], dtype=float)
     qr = _apply(P, q)
-    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 5)], dtype=float)
+    # Voting with every card is slow and no surer than with a good share of them.
+    qr_vote = qr if len(qr) <= MAX_VOTERS else qr[np.random.default_rng(0).choice(len(qr), MAX_VOTERS, replace=False)]
+    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 4)], dtype=float)
     # The direction the camera tilts: the horizon's normal, else the photo's vertical.
     g = P[2, :2]
     g = g / np.linalg.norm(g) if np.linalg.norm(g) > 1e-12 else np.array([0.0, 1.0])
@@ -347,23 +356,31 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     squash = [1.0] if few else [1.0, 0.82, 0.67, 0.55, 0.45]
     for f in squash:
         M = np.eye(2) + (f - 1.0) * np.outer(g, g)
-        for s in scale * (np.array([1.0]) if few else np.array([0.75, 0.85, 0.95, 1.07, 1.2, 1.35]) / f):
-            for deg in ([0] if few else range(-30, 31, 6)):
+        for s in scale * (np.array([1.0]) if few else SCALES / f):
+            for deg in ([0] if few else TURNS):
                 th = math.radians(deg)
                 R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-                t = (qr[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
+                t = (qr_vote[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
                 binsz = BIN * s * f
-                keys = np.floor(t / binsz).astype(np.int64)
-                flat = keys[:, 0] * 1_000_003 + keys[:, 1]
-                vals, counts = np.unique(flat, return_counts=True)
-                top = np.argpartition(-counts, min(len(counts) - 1, PER_POSE - 1))[:PER_POSE] if len(cards) > 6 else np.argsort(-counts)[:200]
-                for k in top:
-                    tt = t[flat == vals[k]].mean(axis=0)
-                    A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                    candidates.append((0.0, int(counts[k]), Pinv @ A))
+                # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
+                # cluster on a bin edge is not split); a hash collision only adds a stray vote.
+                for shift in (0.0, 0.5):
+                    keys = np.floor(t / binsz + shift).astype(np.int64)
+                    flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
+                    counts = np.bincount(flat, minlength=HASH)
+                    top = np.argpartition(-counts, PER_POSE - 1)[:PER_POSE] if len(cards) > 6 else np.argsort(-counts)[:100]
+                    for k in top:
+                        if counts[k] < (1 if few else 2):
+                            continue
+                        tt = t[flat == k].mean(axis=0)
+                        A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
+                        candidates.append((0.0, int(counts[k]), Pinv @ A, f))
     # Votes are cheap; scoring is not: score only the alignments with the most votes.
     candidates.sort(key=lambda c: -c[1])
-    candidates = [(_fit_share(H, q, pl), v, H) for _, v, H in candidates[:VOTED if len(cards) > 6 else 8 * VOTED]]
+    n_scored = VOTED if len(cards) > 6 else 8 * VOTED
+    # the unsquashed poses are scored in any case: squashing adds look-alikes that may outvote them
+    scored = candidates[:n_scored] + [c for c in candidates[n_scored:] if c[3] == 1.0][:VOTED // 3]
+    candidates = [(_fit_score(H, q, pl), v, H) for _, v, H, _ in scored]
     # Periodic layouts (rows of equal spacing) have shifted look-alikes, and an affine map fits
     # only part of a layout seen at an angle: refine the alignments that explain the most
     # cards and those with the most votes, each to a homography, and rank them.
@@ -554,6 +571,7 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
         src, dst = [], []
+        slot: dict[int, np.ndarray] = {}
         owner, along, ok = _locate(tab, pl)
         for k, p in enumerate(pl):
             idx = np.where((owner == k) & ok)[0]
@@ -564,18 +582,19 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
                 # Fans as the layout describes them, each card at the step nearest where it lies (an index
                 # the detector missed leaves a gap); where a player fans tighter or looser, RANSAC drops the deep cards.
                 for n, c in zip(_fan_steps(along[idx], float(np.hypot(*fan)), p.area.face == "up"), idx):
-                    src.append(p.table + n * fan)
-                    dst.append(q[c])
+                    slot[int(c)] = p.table + n * fan
             else:
                 c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
-                src.append(p.first)
-                dst.append(q[c])
-        for c, u in zip(cards, tab):
-            if len(c.boxes) < 2:
-                continue
-            far = max((_centre(b) for b in c.boxes), key=lambda b: (b[0] - c.anchor[0]) + (b[1] - c.anchor[1]))
-            src += [u, u + opp]
-            dst += [np.array(c.anchor), np.array(far)]
+                slot[int(c)] = p.first
+        for c, u in slot.items():
+            src.append(u)
+            dst.append(q[c])
+            card = cards[c]
+            if len(card.boxes) >= 2:
+                # its far index, where the card's shape puts it: pins scale and slant even in a single row
+                far = max((_centre(b) for b in card.boxes), key=lambda b: (b[0] - card.anchor[0]) + (b[1] - card.anchor[1]))
+                src.append(u + opp)
+                dst.append(np.array(far))
         if len(src) < 6:
             break
         src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
