@@ -576,8 +576,8 @@ def king_foresight(state: State) -> list[dict]:
     for c, col in enumerate(cols):
         for i, sl in enumerate(col):
             if sl.card is not None and sl.card.rank == KING:
-                kings[id(sl)] = {"card": str(sl.card), "now": {"column": c + 1, "position": i + 1},
-                                 "after": []}
+                kings[id(sl)] = {"card": sl.card.label, "pretty": sl.card.pretty,
+                                 "now": {"column": c + 1, "position": i + 1}, "after": []}
     for s in range(s0, SESSIONS):
         picked = cols[s - 1]
         cols[s - 1] = []

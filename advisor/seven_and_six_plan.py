@@ -18,7 +18,7 @@ from math import comb
 
 from .cards import Card
 from .engine import Loc, Move, Slot, State
-from .games.seven_and_six import (BOOK, COLS, GAME, STOCK, columns, is_dead, is_turned_book, top_set)
+from .games.seven_and_six import BOOK, COLS, GAME, STOCK, columns, is_dead, is_turned_book
 
 # Weights of the position score (only differences matter).
 W_HIDDEN = 10.0      # each face-down card still hidden in a live column

@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +94,8 @@ def generate(split_dir: Path, deck_dirs: list[str], n: int, seed: int, size: int
     jobs = [(i, seed * 1_000_003 + i, str(img_dir), str(lbl_dir), size) for i in range(n)]
     t = time.time()
     boxes = 0
-    with Pool(workers, initializer=_init_worker, initargs=(deck_dirs,)) as pool:
+    # spawn, not fork: a forked child can deadlock on OpenCV's / torch's thread pools
+    with get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(deck_dirs,)) as pool:
         for k, nb in enumerate(pool.imap_unordered(_gen_one, jobs, chunksize=4), 1):
             boxes += nb
             if k % max(1, n // 10) == 0 or k == n:

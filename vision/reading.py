@@ -316,7 +316,7 @@ def _fan_points(p: Place, n: int = 8) -> list[np.ndarray]:
     return [p.first + j * fan for j in range(n)]
 
 
-VOTED = 300          # alignments scored after voting
+VOTED = 200          # alignments scored after voting
 HASH = 4096          # vote bins (hashed)
 MAX_VOTERS = 70      # cards that vote
 SCALES = np.array([0.72, 0.8, 0.88, 0.96, 1.05, 1.15, 1.26, 1.38])   # of the scale the index heights suggest
@@ -600,9 +600,10 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
         src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
         # Fitted from the photo to the table, so that the tolerance is in card widths wherever a card lies
         # (far cards look small): a card a fan step off is an outlier even at the far side.
-        Gn, _ = cv2.findHomography(dst_a, src_a, cv2.RANSAC, REFINE_TOL)
+        Gn, _ = cv2.findHomography(dst_a, src_a, cv2.RANSAC, REFINE_TOL, maxIters=RANSAC_ITERS, confidence=0.99)
         # Points on one or two rows pin a homography badly: an affine fit may explain the cards better.
-        A, _ = cv2.estimateAffine2D(dst_a, src_a, method=cv2.RANSAC, ransacReprojThreshold=REFINE_TOL)
+        A, _ = cv2.estimateAffine2D(dst_a, src_a, method=cv2.RANSAC, ransacReprojThreshold=REFINE_TOL,
+                                    maxIters=RANSAC_ITERS, confidence=0.99)
         options = []
         for G in (Gn, None if A is None else np.vstack([A, [0, 0, 1.0]])):
             if G is not None and np.isfinite(G).all() and abs(np.linalg.det(G)) > 1e-12:
@@ -617,6 +618,7 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
 
 
 REFINE_ROUNDS = 4
+RANSAC_ITERS = 300    # most points are right by the time a fit is refined: few draws find them
 REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
 
 
@@ -1040,7 +1042,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     template = previous if previous is not None else _template(game, options)
     pl = places(layout, template)
     first = group_cards(sightings, scale)
-    candidates = register(first, layout, scale, template, rectifier(sightings))
+    # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
+    candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])
     shares = [_fit_share(H, q0, pl) for _, H in candidates]
     best_fit = max(shares)
@@ -1064,7 +1067,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
         problems = sum(1 for d in r.doubts if d.kind == "impossible")
-        tried.append((fit - 0.05 * min(problems, 5), fit, r))
+        tried.append((fit - PROBLEM_COST * min(problems, 5), fit, r))
     if not tried:
         n = len(group_cards(sightings, scale))
         return Reading(None, sightings=sightings,
@@ -1080,6 +1083,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
 
 
 MAX_ALIGNMENTS = 4
+PROBLEM_COST = 0.02   # score an alignment loses for each thing the rules find impossible in its state (up to five)
 
 
 def _visible(state: State) -> dict:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from ..cards import RANK_LABEL, Card
-from ..engine import Area, Game, Layout, Loc, Move, Option, Slot, State, StateError
+from ..engine import Area, Game, Layout, Loc, Move, Option, Slot, State
 
 FAR, NEAR, STOCK = "far-column", "near-column", "stock"
 N_FAR, N_NEAR = 7, 6

@@ -148,7 +148,7 @@ def rule_ninth_row(ctx: Context):
     out = []
     for c in range(max(0, s - 1), NCOL - 1):
         col = st.areas["column"][c]
-        beyond = [{"position": i + 1, "card": str(sl.card) if sl.card else "?", "goes_to": redeal_target(i) + 1}
+        beyond = [{"position": i + 1, "card": sl.card.label if sl.card else "?", "goes_to": redeal_target(i) + 1}
                   for i, sl in enumerate(col) if i >= 8]
         if beyond:
             out.append({"column": c + 1, "beyond_the_gap": beyond})
@@ -169,15 +169,15 @@ def rule_king_foresight(ctx: Context):
         if k["ground"]:
             if k["after"] or not _frozen(c, s):
                 where = k["final"]
-                yield (f"The {k['card']} will end at the bottom of column {where['column']}: on the ground, harmless.")
+                yield (f"The {k['pretty']} will end at the bottom of column {where['column']}: on the ground, harmless.")
             continue
         beneath = k["locks"]
         final = k["final"]
         if k["after"]:
-            reason = (f"if nothing more moves, the {k['card']} will end in column {final['column']} "
+            reason = (f"if nothing more moves, the {k['pretty']} will end in column {final['column']} "
                       f"on top of {beneath} card{'s' if beneath != 1 else ''}, which cannot be played before it")
         else:
-            reason = (f"the {k['card']} lies on {beneath} card{'s' if beneath != 1 else ''} in a column that is "
+            reason = (f"the {k['pretty']} lies on {beneath} card{'s' if beneath != 1 else ''} in a column that is "
                       f"never picked up again: they wait until a pile is ready for the king")
         yield Danger(f"column{c + 1}", pos - 1, _label(st, c, pos - 1), "king", reason)
 
@@ -202,7 +202,7 @@ def rule_kings_on_the_ground(ctx: Context):
         # cards that will lie under the king: what is left in column d, plus earlier cards of this deal
         earlier = sum(1 for q in range(i) if redeal_target(q) == d)
         in_d = len(cols[d]) if d != s - 1 else 0
-        entry = {"card": str(sl.card), "from_position": i + 1, "to_column": d + 1,
+        entry = {"card": sl.card.label, "from_position": i + 1, "to_column": d + 1,
                  "cards_under_it": in_d + earlier, "to_clear": in_d, "possible": earlier == 0}
         plan.append(entry)
         if earlier == 0 and in_d == 0:
@@ -254,7 +254,7 @@ def rule_column_one(ctx: Context):
                              "column 1 is down to its bottom card: moving it now leaves column 1 empty",
                              SCORE_COLUMN_ONE)
         elif m.src.index != 0 and card is not None and card.rank == r and len(piles) == 1:
-            yield Danger(f"column{m.src.index + 1}", len(st.areas["column"][m.src.index]) - 1, str(card),
+            yield Danger(f"column{m.src.index + 1}", len(st.areas["column"][m.src.index]) - 1, card.label,
                          "hold-back",
                          f"moving the {card.pretty} fills the only pile wanting {_rank_word(r)}; the {bottom.pretty} "
                          f"at the bottom of column 1 will be alone there in session 2 and may need that place")
@@ -297,4 +297,4 @@ def rule_balanced_piles(ctx: Context):
 
 def _label(state: State, c: int, i: int) -> str | None:
     col = state.areas["column"][c]
-    return str(col[i].card) if 0 <= i < len(col) and col[i].card is not None else None
+    return col[i].card.label if 0 <= i < len(col) and col[i].card is not None else None

@@ -23,10 +23,10 @@ Thresholds the source leaves to judgement (recorded in seeds/seven-and-six.toml)
 from __future__ import annotations
 
 from ..advice import TURN_90, Advice, Context, Danger, Suggestion, TipBook, Winnable
-from ..cards import RANK_LABEL, RANK_NAME, Card
+from ..cards import RANK_LABEL, Card
 from ..engine import Move, State
 from ..games.seven_and_six import BOOK as BOOK_LEN
-from ..games.seven_and_six import COLS, STOCK, columns, is_dead, is_turned_book, top_set
+from ..games.seven_and_six import COLS, STOCK, columns, is_dead, top_set
 from .. import seven_and_six_plan as plan_mod
 from ..seven_and_six_plan import View, face_down, juniors_at_risk, makes_space, senior_class, sets_of, turns_up
 
@@ -169,24 +169,20 @@ def session_plan(ctx: Context):
 # ------------------------------------------------------------------- tip 7
 
 def _contests(ctx: Context) -> list[dict]:
-    """Groups of card moves in which more juniors want one kind of senior than there are seniors showing."""
-    cols = columns(ctx.state)
+    """Card moves grouped by the kind of senior they need: first the groups where more juniors want that kind
+    than there are seniors showing (contested), then those with more seniors than juniors (``spare``)."""
     groups: dict[tuple[int, bool], dict] = {}
     for m in _card_moves(ctx):
-        src = ctx.state.pile(m.src)
-        foot = src[-m.count].card
+        foot = ctx.state.pile(m.src)[-m.count].card
         if foot.rank == BOOK_LEN:
             continue
-        g = groups.setdefault(senior_class(foot), {"juniors": {}, "seniors": {}, "moves": []})
+        cls = senior_class(foot)
+        g = groups.setdefault(cls, {"class": cls, "juniors": {}, "seniors": {}, "moves": []})
         g["juniors"][m.src] = foot
         g["seniors"][m.dst] = ctx.state.pile(m.dst)[-1].card
         g["moves"].append(m)
-    out = []
-    for cls, g in groups.items():
-        g["class"] = cls
-        out.append(g)
-    return [g for g in out if len(g["juniors"]) > len(g["seniors"])] + \
-           [dict(g, spare=True) for g in out if len(g["juniors"]) < len(g["seniors"])]
+    return ([g for g in groups.values() if len(g["juniors"]) > len(g["seniors"])]
+            + [dict(g, spare=True) for g in groups.values() if len(g["juniors"]) < len(g["seniors"])])
 
 
 @BOOK.rule("two-juniors", f"{SOURCE}, tip 7",

@@ -11,7 +11,7 @@ import pytest
 from advisor.advice import TURN_90, Context, Danger, Suggestion, Winnable, advise
 from advisor.catalogue import fact
 from advisor.cards import Card, full_deck
-from advisor.engine import Loc, Move, State, get_game
+from advisor.engine import Loc, State, get_game
 from advisor.tips import seven_and_six as tips
 
 GID = "seven-and-six"

@@ -1,0 +1,97 @@
+"""Hand-made Senior Wrangler positions for the solver and tip tests."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from advisor.cards import Card, full_deck, interval_sequence, parse_rank, rank_add
+from advisor.engine import State, get_game, up
+
+GID = "senior-wrangler"
+G = get_game(GID)
+KEYS8 = ["5h", "9s", "Ac", "2d", "3h", "4s", "6c", "7d"]
+
+
+def pile_ranks(key: int) -> list[int]:
+    """The twelve ranks of a pile on this key, from the shared rank arithmetic (not the engine)."""
+    return interval_sequence(rank_add(key, key), key, 12)
+
+
+def full_position(heights, columns, session, keys=KEYS8) -> State:
+    """A complete 104-card position.
+
+    ``heights[j]``: cards on pile j (12 = finished, squared on its key).
+    ``columns``: ranks (or labels) bottom to top for each column; they must be exactly
+    the ranks the piles still need. Suits are dealt from what is left of two packs.
+    """
+    deck = full_deck(2)
+    key_cards = []
+    for lab in keys:
+        c = next(c for c in deck if c.label == lab)
+        deck.remove(c)
+        key_cards.append(c)
+    piles = []
+    for k, h in zip(key_cards, heights):
+        p = []
+        for r in pile_ranks(k.rank)[:h]:
+            c = next(c for c in deck if c.rank == r)
+            deck.remove(c)
+            p.append(c)
+        piles.append(p)
+    cols = []
+    for col in list(columns) + [[]] * (8 - len(columns)):
+        out = []
+        for x in col:
+            r = x if isinstance(x, int) else parse_rank(x)
+            c = next(c for c in deck if c.rank == r)
+            deck.remove(c)
+            out.append(c)
+        cols.append(out)
+    assert not deck, f"the columns must hold exactly the cards the piles still need; left over: {Counter(c.rank for c in deck)}"
+    key_area = [[up(k)] + ([up(c) for c in p] if len(p) == 12 else []) for k, p in zip(key_cards, piles)]
+    pile_area = [[up(c) for c in p] if len(p) < 12 else [] for p in piles]
+    st = State(GID, {"column": [[up(c) for c in col] for col in cols], "key": key_area, "pile": pile_area},
+               {"session": session}, {})
+    assert G.validate(st) == [], G.validate(st)
+    return st
+
+
+def random_small_position(rng: random.Random, left_lo: int, left_hi: int, sessions=(5, 6, 7, 8)) -> State:
+    """A complete position with only a few cards left, scattered at random over the columns."""
+    ranks = rng.sample(range(1, 13), 8)
+    suits = "shdc"
+    keys = [Card(r, rng.choice(suits)).label for r in ranks]
+    while True:
+        heights = [rng.randint(8, 12) for _ in range(8)]
+        if left_lo <= sum(12 - h for h in heights) <= left_hi:
+            break
+    needed = [r for k, h in zip(ranks, heights) for r in pile_ranks(k)[h:]]
+    rng.shuffle(needed)
+    cols = [[] for _ in range(8)]
+    for r in needed:
+        cols[rng.randrange(8)].append(r)
+    return full_position(heights, cols, rng.choice(sessions), keys)
+
+
+def brute_force_winnable(state: State) -> bool:
+    """Exhaustive search over the rules engine's own moves (no pruning beyond remembering positions)."""
+    memo: dict[tuple, bool] = {}
+
+    def rec(st: State) -> bool:
+        # positions that differ only in suits are alike (suits never matter in this game)
+        k = (st.info["session"],
+             tuple(tuple(sl.card.rank for sl in p) for area in ("column", "key", "pile") for p in st.areas[area]))
+        if k in memo:
+            return memo[k]
+        res = G.is_won(st)
+        if not res:
+            for m in G.legal_moves(st):
+                ch = st.copy()
+                G.apply(ch, m)
+                if rec(ch):
+                    res = True
+                    break
+        memo[k] = res
+        return res
+
+    return rec(state)

@@ -1,0 +1,186 @@
+"""The Senior Wrangler solver: hand-made positions, agreement with brute force, king-foresight."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor.cards import Card
+
+from advisor.catalogue import fact
+from advisor.engine import Board, State
+from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relaxation, solve, verify_plan,
+                                            _needs_after)
+from sw_positions import G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_small_position
+
+DONE = [12] * 7
+# Pile 8 is on key 7: A 8 2 9 3 10 4 J 5 Q 6 K; with 8 cards on it, it needs 5, Q, 6 and K.
+LAST4 = pile_ranks(7)[8:]
+
+
+def replays_to_a_win(state: State, plan: list[str]) -> bool:
+    b = Board(state.copy())
+    for m in plan:
+        b.push(m)                    # raises if any move is illegal
+    return b.status() == "won"
+
+
+def test_the_last_four_cards_are_what_key_seven_needs():
+    assert LAST4 == [5, 12, 6, 13]
+
+
+def test_hand_made_win_in_the_last_session():
+    st = full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 12, 5]], session=8)
+    sol = solve(st, 2.0)
+    assert sol.verdict == "yes" and sol.exact
+    assert sol.plan == ["column8>pile8"] * 4
+    assert replays_to_a_win(st, sol.plan)
+
+
+def test_hand_made_loss_two_cards_in_the_wrong_order():
+    # the queen lies on the five, but the pile needs the five first; column 8 is never picked up
+    st = full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 5, 12]], session=8)
+    assert brute_force_winnable(st) is False
+    sol = solve(st, 2.0)
+    assert sol.verdict == "no" and sol.exact and sol.plan == []
+
+
+def test_hand_made_loss_in_a_column_already_dealt_out():
+    # Session 6: column 1 was dealt out long ago, so its order is final. The five lies at its
+    # bottom under the queen and the six, but the pile needs the five first.
+    st = full_position(DONE + [8], [[5, 12, 6], [], [], [], [13]], session=6)
+    assert brute_force_winnable(st) is False
+    assert solve(st, 2.0).verdict == "no"
+
+
+def test_hand_made_win_that_needs_a_redeal():
+    # session 7: column 7 holds K 6 5 Q (queen on top) and the pile needs the five first.
+    # Dealing column 7 out puts the four cards on columns 1-4, all on top: then 5, Q, 6, K.
+    st = full_position(DONE + [8], [[], [], [], [], [], [], [13, 6, 5, 12]], session=7)
+    sol = solve(st, 2.0)
+    assert sol.verdict == "yes"
+    assert sol.plan == ["redeal", "column3>pile8", "column4>pile8", "column2>pile8", "column1>pile8"]
+    assert replays_to_a_win(st, sol.plan)
+
+
+def test_hand_made_win_that_needs_the_right_king():
+    # Last session. Pile 7 (key 6) needs 7 then its king; pile 8 (key 7) needs 5, Q, 6, K.
+    # Column 1 is a lone king, column 2 a king lying on the five. Once the 7 is played both kings
+    # fit pile 7; only the king from column 2 wins, because it frees the five.
+    assert pile_ranks(6)[10:] == [7, 13]
+    st = full_position(DONE[:6] + [10, 8], [[13], [5, 13], [7], [6, 12]], session=8)
+    sol = solve(st, 2.0)
+    assert sol.verdict == "yes" and brute_force_winnable(st)
+    assert sol.plan[:2] == ["column3>pile7", "column2>pile7"]
+    assert replays_to_a_win(st, sol.plan)
+    # the first legal move each time loses
+    b = Board(st.copy())
+    while b.legal_moves:
+        b.push(b.legal_moves[0])
+    assert b.status() == "stuck"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_agrees_with_brute_force_on_small_positions(seed):
+    rng = random.Random(1000 + seed)
+    verdicts = []
+    for _ in range(8):
+        st = random_small_position(rng, 8, 13)
+        sol = solve(st, 5.0)
+        assert sol.exact, sol
+        truth = brute_force_winnable(st)
+        assert (sol.verdict == "yes") == truth, st.dumps()
+        if truth:
+            assert replays_to_a_win(st, sol.plan)
+        verdicts.append(truth)
+
+
+def test_brute_force_sample_holds_both_wins_and_losses():
+    rng = random.Random(77)
+    truths = {brute_force_winnable(random_small_position(rng, 8, 13)) for _ in range(30)}
+    assert truths == {True, False}
+
+
+def test_a_real_deal_is_solved_and_the_plan_replays():
+    st = G.new(13)
+    sol = solve(st, 5.0)
+    assert sol.verdict == "yes"
+    assert replays_to_a_win(st, sol.plan)
+    assert verify_plan(st, sol.plan)
+    assert not verify_plan(st, sol.plan[:-1])
+
+
+def test_unknown_and_missing_cards_give_no_verdict():
+    st = G.new(2)
+    data = st.to_json()
+    data["areas"]["column"][3][5] = "?"
+    sol = solve(State.from_json(data), 1.0)
+    assert sol.verdict == "unknown" and "not been read" in sol.reason
+    data = st.to_json()
+    data["areas"]["column"][3].pop(0)
+    sol = solve(State.from_json(data), 1.0)
+    assert sol.verdict == "unknown" and "missing" in sol.reason
+
+
+def test_kings_relaxation_on_hand_made_positions():
+    lost = compact(full_position(DONE + [8], [[], [], [], [], [], [], [], [5, 12, 6, 13]], session=8))
+    needs = _needs_after(lost.keys)
+    # the king lies on the three cards its own pile needs first: hopeless even if only kings block
+    assert kings_relaxation(lost.cols, lost.prog, needs, 8) is False
+    fine = compact(full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 12, 5]], session=8))
+    assert kings_relaxation(fine.cols, fine.prog, needs, 8) is True
+    # ordinary cards in the wrong order do not block in the relaxation (the real game is lost)
+    inv = compact(full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 5, 12]], session=8))
+    assert kings_relaxation(inv.cols, inv.prog, needs, 8) is True
+    # in an earlier session the same column 1 is not frozen yet: the relaxation is optimistic
+    early = compact(full_position(DONE + [8], [[5, 12, 6, 13]], session=1))
+    assert kings_relaxation(early.cols, early.prog, needs, 1) is True
+
+
+# ------------------------------------------------------------ king-foresight
+
+def test_foresight_tip_seven_example():
+    d = fact(GID, "tip-7-example")["data"]
+    # column 1: king A third from the bottom; column 3: king B second from the bottom, nine cards
+    data = {"game": GID, "info": {"session": 1},
+            "areas": {"column": [["2s", "3s", "Kh", "4s"], ["Ac"], ["Js", "Kd", "2d", "3d", "4d", "6d", "8d", "10d", "Jd"],
+                                 ["Ad"], [], [], [], []],
+                      "key": [["5h"], ["9s"], ["7c"], ["2h"], ["3h"], ["4h"], ["6h"], ["8h"]],
+                      "pile": [[] for _ in range(8)]}}
+    fs = {k["card"]: k for k in king_foresight(State.from_json(data))}
+    a, b = fs["Kh"], fs["Kd"]
+    assert a["now"] == {"column": d["king_a"][0], "position": d["king_a"][1]}
+    assert b["now"] == {"column": d["king_b"][0], "position": d["king_b"][1]}
+    # after session 1 king A lies tenth in column 3
+    first = a["after"][0]
+    assert (first["session"], first["column"], first["position"]) == (1, d["king_a_after_redeal_1_column"],
+                                                                     d["king_a_target_position"])
+    # after session 3 both kings are in column 2. Column 2 is not empty then (it got column 2's own
+    # cards back at the end of session 2), so they are not on the ground: exactly tip 7's warning.
+    assert a["after"][-1]["column"] == b["after"][-1]["column"] == d["both_after_redeal_3_column"]
+    assert not a["ground"] and not b["ground"]
+    # with column 2 emptied (as tip 7 asks) both kings reach the ground
+    data["areas"]["column"][1] = []
+    fs = {k["card"]: k for k in king_foresight(State.from_json(data))}
+    assert fs["Kd"]["final"] == {"column": 2, "position": 1} and fs["Kd"]["ground"]
+    assert fs["Kh"]["final"] == {"column": 2, "position": 2}
+
+
+@pytest.mark.parametrize("c", range(1, 8))
+def test_foresight_kings_on_the_diagonal_reach_the_ground(c):
+    cols = [[Card(10, "shdc"[i % 4]).label, Card(11, "shdc"[(i + 1) % 4]).label] for i in range(8)]
+    col = ["2s", "3h", "4d", "2c", "3s", "4h", "2d", "3c", "4s", "2h", "3d", "4c"]
+    col[c - 1] = "Kh"
+    cols[c - 1] = col
+    data = {"game": GID, "info": {"session": 1},
+            "areas": {"column": cols, "key": [[k] for k in KEYS8], "pile": [[] for _ in range(8)]}}
+    k = next(k for k in king_foresight(State.from_json(data)) if k["card"] == "Kh")
+    assert k["ground"] and k["final"] == {"column": c, "position": 1}
+    assert k["after"][0] == {"session": c, "column": c, "position": 1, "beneath": 0, "settled": True}
+
+
+def test_foresight_skips_unknown_cards():
+    data = G.new(3).to_json()
+    data["areas"]["column"][0][0] = "?"
+    fs = king_foresight(State.from_json(data))
+    assert all(k["card"].startswith("K") for k in fs)
