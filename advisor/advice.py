@@ -98,11 +98,20 @@ class TipBook:
         return wrap
 
     def run(self, ctx: Context, advice: Advice) -> None:
+        suggested: dict[str, Suggestion] = {s.move: s for s in advice.suggestions}
         for r in self.rules:
             for item in r.fn(ctx) or ():
                 if isinstance(item, Suggestion):
                     item.rule = item.rule if item.rule != "search" else r.name
-                    advice.suggestions.append(item)
+                    # Each move is listed once: when several tips suggest it, keep the best score and join the reasons.
+                    same = suggested.get(item.move)
+                    if same is None:
+                        suggested[item.move] = item
+                        advice.suggestions.append(item)
+                    else:
+                        first, second = (same, item) if same.score >= item.score else (item, same)
+                        same.reason, same.rule, same.score, same.says = (
+                            f"{first.reason}; also ({second.rule}): {second.reason}", first.rule, first.score, first.says)
                 elif isinstance(item, Danger):
                     item.rule = item.rule or r.name
                     advice.dangers.append(item)

@@ -45,27 +45,7 @@ HONOUR_CROWD = 4        # junk honours in one operational row that make a fresh 
 BURIED_SHARE = 0.5      # share of the starters still needed that lie buried under higher cards
 
 
-class _Book(TipBook):
-    """Lists each move once: when several tips suggest it, the best score is kept and the reasons joined."""
-
-    def run(self, ctx: Context, advice: Advice) -> None:
-        mine = Advice(advice.game)
-        super().run(ctx, mine)
-        merged: dict[str, Suggestion] = {}
-        for s in sorted(mine.suggestions, key=lambda s: -s.score):
-            if s.move in merged:
-                merged[s.move].reason += f"; also ({s.rule}): {s.reason}"
-            else:
-                merged[s.move] = s
-        advice.suggestions.extend(merged.values())
-        advice.dangers.extend(mine.dangers)
-        advice.panels.update(mine.panels)
-        advice.notes.extend(mine.notes)
-        if mine.winnable is not None:
-            advice.winnable = mine.winnable
-
-
-BOOK = _Book("aunty-allis")
+BOOK = TipBook("aunty-allis")
 
 
 # ------------------------------------------------------------------ analysis

@@ -29,28 +29,7 @@ BUDGET_SECONDS = 0.4          # time for ranking the moves of one position
 EARLY = 10                    # fewer cards laid than this is "the beginning of a game"
 
 
-class _Book(TipBook):
-    """Lists each move once: when two rules suggest the same move, the best-scored one is kept
-    and the other's reason is added to it."""
-
-    def run(self, ctx: Context, advice: Advice) -> None:
-        mine = Advice(advice.game)
-        super().run(ctx, mine)
-        merged: dict[str, Suggestion] = {}
-        for s in sorted(mine.suggestions, key=lambda s: -s.score):
-            if s.move in merged:
-                merged[s.move].reason += f"; also ({s.rule}): {s.reason}"
-            else:
-                merged[s.move] = s
-        advice.suggestions.extend(merged.values())
-        advice.dangers.extend(mine.dangers)
-        advice.panels.update(mine.panels)
-        advice.notes.extend(mine.notes)
-        if mine.winnable is not None:
-            advice.winnable = mine.winnable
-
-
-BOOK = _Book("poker-patience")
+BOOK = TipBook("poker-patience")
 
 
 def estimates(ctx: Context) -> list:

@@ -28,28 +28,7 @@ from ..games.uncle_remus import BOOK_SIZE, BOOKS, COLUMN, STOCK, face_down_count
 from .. import uncle_remus_fiddle as fiddle
 
 
-class _Book(TipBook):
-    """A tip book that lists each move once: when several tips suggest the same move, the best-scored
-    suggestion is kept and the other tips' reasons are added to it."""
-
-    def run(self, ctx: Context, advice: Advice) -> None:
-        mine = Advice(advice.game)
-        super().run(ctx, mine)
-        merged: dict[str, Suggestion] = {}
-        for s in sorted(mine.suggestions, key=lambda s: -s.score):
-            if s.move in merged:
-                merged[s.move].reason += f"; also ({s.rule}): {s.reason}"
-            else:
-                merged[s.move] = s
-        advice.suggestions.extend(merged.values())
-        advice.dangers.extend(mine.dangers)
-        advice.panels.update(mine.panels)
-        advice.notes.extend(mine.notes)
-        if mine.winnable is not None:
-            advice.winnable = mine.winnable
-
-
-BOOK = _Book("uncle-remus")
+BOOK = TipBook("uncle-remus")
 SOURCE = "Keeling, Uncle Remus"
 
 
