@@ -54,6 +54,16 @@ def exact_solver(game_id: str):
     return mod if hasattr(mod, "solve") else None
 
 
+def run_solver(solver, state, seconds: float):
+    """``solver.solve`` with a time limit, whichever name the solver gives it (``seconds`` or ``time_limit``)."""
+    import inspect
+    params = inspect.signature(solver.solve).parameters
+    for name in ("seconds", "time_limit"):
+        if name in params:
+            return solver.solve(state, **{name: seconds})
+    return solver.solve(state)
+
+
 def solution_json(result) -> dict:
     """A solver's answer as JSON, whatever dataclass the game's solver returns."""
     import dataclasses
@@ -75,7 +85,7 @@ def cmd_solve(args) -> int:
     solver = exact_solver(state.game)
     if solver is None:
         raise PatienceError(f"no exact solver for {state.game}: it has hidden cards or none is written yet; try 'patience advise'")
-    result = solver.solve(state, seconds=args.seconds)
+    result = run_solver(solver, state, args.seconds)
     print(json.dumps(solution_json(result), ensure_ascii=False, indent=1, default=str))
     return 0
 
@@ -160,7 +170,7 @@ def cmd_bench_advice(args) -> int:
     if solver is not None and not args.no_solver:
         decided = won = 0
         for i in range(args.deals):
-            w = solution_json(solver.solve(game.new(args.seed + i), seconds=1.0))["winnable"]
+            w = solution_json(run_solver(solver, game.new(args.seed + i), 1.0))["winnable"]
             decided += w is not None
             won += bool(w)
             _progress(i + 1, args.deals, "solver")

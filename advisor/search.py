@@ -355,7 +355,7 @@ def _remember_plan(game: Game, state: State, plan: list[str]) -> None:
 def exact_verdict(game: Game, state: State, seconds: float, history=()):
     """An exact Winnable from the game's solver when every card is known, else None."""
     from .advice import Winnable
-    from .cli import exact_solver, solution_json
+    from .cli import exact_solver, run_solver, solution_json
     if game.hidden_information:   # the game's own tip book judges positions where it happens to be exact (Aunty Allis)
         return None
     solver = exact_solver(game.id)
@@ -372,7 +372,7 @@ def exact_verdict(game: Game, state: State, seconds: float, history=()):
         return Winnable("yes", exact=True, probability=1.0, plan=list(cached),
                         reason=f"exact: a winning plan of {len(cached)} moves remains (found by the solver earlier)")
     try:
-        sol = solution_json(solver.solve(state, seconds=seconds))
+        sol = solution_json(run_solver(solver, state, seconds))
     except Exception as e:   # a solver failure must not take the advice down
         return None
     w = sol.get("winnable")

@@ -18,9 +18,11 @@ How it searches
           so a king is tried on one of them only;
         - forced cards: when a rank has a single card left in the columns,
           only one pile still needs it, and playing it there as soon as it
-          is on top loses nothing (for a card in a frozen column or in the
-          column about to be picked up: elsewhere taking it early would shift
-          the cards above it to other places at that column's redeal);
+          is on top loses nothing, provided no later redeal could see the
+          difference (a card in a frozen column, or the top card of the
+          column being picked up when it would land on a frozen column):
+          otherwise the cards later dealt above it would shift to other
+          places when its column is dealt out;
         - waiting costs nothing for a card the coming redeal leaves
           uncovered (the top card of the column being picked up, or a column
           the redeal does not reach), so a session is never ended just after
@@ -309,7 +311,7 @@ class _Exact:
             if t == KING:
                 moves.append((c, piles[0]))      # piles needing only a king are alike
                 continue
-            if len(piles) == 1 and (c == s - 1 or _frozen(c, s)) and self.remaining(t) == 1:
+            if len(piles) == 1 and self._stays_put(c) and self.remaining(t) == 1:
                 forced = (c, piles[0])
                 break
             for j in piles:
@@ -346,6 +348,17 @@ class _Exact:
                 del cols[c][lens[c]:]
             cols[s - 1] = picked
         self.failed.add(k)
+        return False
+
+    def _stays_put(self, c: int) -> bool:
+        """Taking the top card of column c early cannot shift any other card's place at a later redeal."""
+        s = self.s
+        if _frozen(c, s):
+            return True
+        if c == s - 1:
+            # it is dealt last from this column; fine if it lands on a column never picked up again
+            d = redeal_target(len(self.cols[c]) - 1)
+            return d < s or d == NCOL - 1
         return False
 
     def _deferrable(self, last) -> bool:
@@ -442,7 +455,7 @@ def _score(cols, prog, s) -> float:
 
 
 def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, samples: int = 10,
-          noise: float = 2.0):
+          noise: float = 2.0, finish_from: int = SESSIONS, finish_nodes: int = 400):
     """A winning line found by beam search, or None. Also returns the most cards played."""
     need = [NEED[k] + (0,) for k in pos.keys]
     needs = _needs_after(pos.keys)
@@ -452,6 +465,19 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
     while beam:
         cand = {}
         for cols, prog, hist in beam:
+            if s >= finish_from:
+                # near the end an exact search of the rest is cheap and beats random play-outs
+                if time.perf_counter() > deadline:
+                    return None, best
+                ex = _Exact(Compact([bytearray(c) for c in cols], pos.keys, list(prog), s),
+                            deadline, finish_nodes)
+                try:
+                    if ex.run():
+                        return hist + ex.path, NCOL * PILE_LEN
+                    best = max(best, ex.best)
+                    continue                      # shown lost: drop it
+                except _Budget:
+                    best = max(best, ex.best)
             for _ in range(samples):
                 if time.perf_counter() > deadline:
                     return None, best

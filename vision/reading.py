@@ -478,6 +478,27 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
 TIGHT = 0.1     # card widths: how far off its slot a card still fits snugly
 
 
+def _plausible_size(H: np.ndarray, sightings: Sequence[Any]) -> bool:
+    """Whether the indices come out index-sized on the table (about 0.2-0.4 card widths tall) under ``H``.
+
+    An alignment that squeezes a scatter of cards into one fan fits many of
+    them, but makes every index tiny or huge.
+    """
+    try:
+        Hinv = np.linalg.inv(H)
+    except np.linalg.LinAlgError:
+        return False
+    b = np.array([s.box for s in sightings], dtype=float)
+    cx = (b[:, 0] + b[:, 2]) / 2
+    top = _apply(Hinv, np.c_[cx, b[:, 1]])
+    bottom = _apply(Hinv, np.c_[cx, b[:, 3]])
+    h = float(np.median(np.linalg.norm(bottom - top, axis=1)))
+    return INDEX_HEIGHT_RANGE[0] <= h <= INDEX_HEIGHT_RANGE[1]
+
+
+INDEX_HEIGHT_RANGE = (0.12, 0.7)    # card widths: index heights an alignment may imply (decks: 0.21-0.37, boxes grow when turned)
+
+
 def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     """Share of cards that sit where the layout can hold them."""
     try:
@@ -1063,7 +1084,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        if _fit_share(H, q, pl) < 0.6:
+        if _fit_share(H, q, pl) < 0.6 or not _plausible_size(H, sightings):
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
         problems = sum(1 for d in r.doubts if d.kind == "impossible")

@@ -3,6 +3,18 @@
 Every rule reads the current state (all cards face up) and yields suggestions,
 dangers, panels or notes. Tip numbers follow the source. Tip 11 (the reader
 will invent further tips) gives no rule.
+
+Judgements we had to put numbers on (the source gives none):
+
+* "pack it in" (before the first move): a king counts as near the player in
+  positions 9-12 of its column (beyond Keeling's half gap) and far in
+  positions 1-4. Pack it in when near - far >= 4; a good chance when
+  far - near >= 3. On 100 seeded deals a strong search failed to win 4 of the
+  5 deals of the first kind and won 12 of the 13 of the second. Whenever the
+  solver has a verdict, the verdict decides instead.
+* a left-hand column (already dealt out) is "horribly lengthy" from 6 cards;
+* a pile is "far ahead" when it is 6 or more cards above the median of the
+  unfinished piles.
 """
 from __future__ import annotations
 
