@@ -602,7 +602,9 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
             if fan.any():
                 # Fans as the layout describes them, each card at the step nearest where it lies (an index
                 # the detector missed leaves a gap); where a player fans tighter or looser, RANSAC drops the deep cards.
-                for n, c in zip(_fan_steps(along[idx], float(np.hypot(*fan)), p.area.face == "up"), idx):
+                flen = float(np.hypot(*fan))
+                dealt = int(round(float(np.linalg.norm(p.first - p.table)) / flen))
+                for n, c in zip(_fan_steps(along[idx], flen, p.area.face == "up", dealt), idx):
                     slot[int(c)] = p.table + n * fan
             else:
                 c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
@@ -643,14 +645,15 @@ RANSAC_ITERS = 300    # most points are right by the time a fit is refined: few 
 REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
 
 
-def _fan_steps(along: np.ndarray, flen: float, open_fan: bool) -> np.ndarray:
+def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -> np.ndarray:
     """The fan step of each card of one fan, in the order given (sorted along the fan).
 
     Counted from card to card, a missed index showing as a gap of about two
     of the photo's own steps: robust to an alignment still a little off in
     scale, where rounding each card's distance from the head is not. An open
-    fan starts at its head; a fan that may start face down, as far along as
-    its first card lies.
+    fan starts at its head; a fan that may start face down, after the
+    ``dealt`` face-down cards of the deal (or last photo), unless its first
+    card lies far from there.
     """
     n = len(along)
     if n == 0:
@@ -659,7 +662,11 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool) -> np.ndarray:
     a = along[order]
     gaps = np.diff(a)
     step = float(np.clip(np.median(gaps), 0.6 * flen, 1.4 * flen)) if len(gaps) else flen
-    first = 0 if open_fan and a[0] < 1.5 * flen else max(0, int(round(a[0] / flen)))
+    if open_fan:
+        first = 0 if a[0] < 1.5 * flen else int(round(a[0] / flen))
+    else:
+        # face-down cards first: as many as the deal (or the last photo) has, unless the card lies far from there
+        first = dealt if abs(a[0] - dealt * flen) < 1.5 * flen else max(0, int(round(a[0] / flen)))
     steps = np.r_[first, first + np.cumsum(np.maximum(1, np.round(gaps / step)))].astype(int)
     out = np.empty(n, int)
     out[order] = steps

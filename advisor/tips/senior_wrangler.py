@@ -34,6 +34,7 @@ SOLVE_SECONDS = 1.0
 
 # Scores: only the order matters. The solver's winning move is always first.
 SCORE_PLAN = 100.0
+SCORE_BEST_LINE = 50.0
 SCORE_LEFT = 20.0
 SCORE_COLUMN_ONE = 15.0
 SCORE_GROUND = 12.0
@@ -119,6 +120,12 @@ def rule_solver(ctx: Context):
         yield Winnable("no", exact=True, reason=sol.reason)
     else:
         yield Winnable("unknown", exact=False, reason=sol.reason)
+        if sol.line:
+            m = ctx.game.parse_move(ctx.state, sol.line[0])
+            if ctx.game.why_illegal(ctx.state, m) is None:
+                yield Suggestion(str(m), ctx.game.describe(ctx.state, m),
+                                 f"first move of the best line the solver found in its time: it puts "
+                                 f"{sol.best_played} of 96 cards on the piles (not known to win)", SCORE_BEST_LINE)
 
 
 @BOOK.rule("pack-it-in", f"{SRC}, tips (introduction): kings near the top or near the bottom of the columns",

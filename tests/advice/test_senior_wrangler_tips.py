@@ -241,3 +241,14 @@ def test_rules_never_crash_on_unread_cards():
 def test_every_tip_is_a_named_rule_with_its_source(name):
     rule = next(r for r in tips.BOOK.rules if r.name == name)
     assert rule.source.startswith("Keeling, Senior Wrangler") and rule.summary
+
+
+def test_without_a_verdict_the_best_line_found_is_suggested(monkeypatch):
+    monkeypatch.setattr(tips, "solve_cached", lambda state, seconds=None: solver.Solution(
+        "unknown", reason="no verdict within 1 s", best_played=80, line=["column1>pile1", "redeal"]))
+    s = st([["Jd", "10c"]], session=1)
+    a = advise(s, search=False)
+    assert a.winnable.verdict == "unknown"
+    sug = by_rule(a.suggestions, "solver")
+    assert [(x.move, x.score) for x in sug] == [("column1>pile1", tips.SCORE_BEST_LINE)]
+    assert "puts 80 of 96 cards on the piles (not known to win)" in sug[0].reason
