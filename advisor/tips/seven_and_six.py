@@ -39,28 +39,7 @@ JINKS_MANY = 3
 SOURCE = "Keeling, Seven and Six"
 
 
-class _Book(TipBook):
-    """Lists each move once: when several tips suggest the same move, the best-scored suggestion
-    is kept and the other tips' reasons are added to it."""
-
-    def run(self, ctx: Context, advice: Advice) -> None:
-        mine = Advice(advice.game)
-        super().run(ctx, mine)
-        merged: dict[str, Suggestion] = {}
-        for s in sorted(mine.suggestions, key=lambda s: -s.score):
-            if s.move in merged:
-                merged[s.move].reason += f"; also ({s.rule}): {s.reason}"
-            else:
-                merged[s.move] = s
-        advice.suggestions.extend(merged.values())
-        advice.dangers.extend(mine.dangers)
-        advice.panels.update(mine.panels)
-        advice.notes.extend(mine.notes)
-        if mine.winnable is not None:
-            advice.winnable = mine.winnable
-
-
-BOOK = _Book("seven-and-six")
+BOOK = TipBook("seven-and-six")
 
 
 # ------------------------------------------------------------------ helpers
@@ -159,7 +138,8 @@ def session_plan(ctx: Context):
         after = plan_mod.features(end)
         # ties: first turn a card up (tip 9), then make a space, and keep a contested choice for last (tip 7)
         bonus = 0.3 * turns_up(state, m) + 0.2 * makes_space(state, m) - 0.4 * (m in contested)
-        steps = "this move" if len(line) == 1 else f"the line {', '.join(map(str, line))}"
+        shown = ", ".join(map(str, line[:4])) + (f" and {len(line) - 4} more" if len(line) > 4 else "")
+        steps = "this move" if len(line) == 1 else f"the line {shown} ({len(line)} moves)"
         reason = f"{steps} {_effects(before, after)}"
         if not deal_ok and gain <= 1e-9:
             reason += "; the stock is out, so play on even though nothing is gained"
