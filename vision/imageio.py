@@ -38,7 +38,7 @@ def load_image(image) -> np.ndarray:
     try:
         pil = Image.open(io.BytesIO(data))
         pil.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, ImportError) as e:  # ImportError: see webui.api._read_image
         raise VisionError(f"{name}: not a readable image ({e.__class__.__name__})") from None
     try:
         pil = ImageOps.exif_transpose(pil)

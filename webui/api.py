@@ -269,7 +269,9 @@ def _read_image(upload) -> tuple[bytes, str]:
         with Image.open(io.BytesIO(data)) as im:
             fmt = im.format
             im.load()
-    except UnidentifiedImageError:
+    except (UnidentifiedImageError, ImportError):
+        # ImportError: ultralytics, when loaded in the same process, patches Image.open to try HEIF
+        # through a package we do not ship; either way the upload is not an image we can read.
         raise ApiError("that file is not an image (JPEG, PNG or WebP expected)", 415) from None
     except (OSError, ValueError, SyntaxError) as e:
         raise ApiError(f"the image is corrupt or truncated ({e})", 422) from None
