@@ -248,8 +248,13 @@ def _parse_loc(text: str, layout: Layout) -> Loc:
     return Loc(area, index)
 
 
-def parse_move(text: str, layout: Layout, state: "State | None" = None) -> Move:
-    """Read a move in our notation (see the module docstring)."""
+def parse_move(text: str, layout: Layout, state: "State | None" = None, sources=None) -> Move:
+    """Read a move in our notation (see the module docstring).
+
+    ``sources`` (a callable giving the places legal moves start from) settles a
+    card named as the source when it lies exposed in several places, e.g. a
+    king in a column and another crowning a finished pile.
+    """
     if not isinstance(text, str) or not text.strip():
         raise MoveError("empty move: write it like column3>pile5, or an action such as deal")
     t = " ".join(text.strip().split())
@@ -278,6 +283,9 @@ def parse_move(text: str, layout: Layout, state: "State | None" = None) -> Move:
              and (card.copy == 0 or p[-1].card.copy == card.copy)]
     if not found:
         raise MoveError(f"{card.pretty} is not an exposed card in this state")
+    if len(found) > 1 and sources is not None:
+        movable = set(sources())
+        found = [f for f in found if f in movable] or found
     if len(found) > 1:
         raise MoveError(f"{card.pretty} is exposed in {len(found)} places ({', '.join(map(str, found))}); name the place instead")
     return Move.cards(found[0], dst, 1)
@@ -525,7 +533,8 @@ class Game(ABC):
         return self.deal(random.Random(seed), self.check_options(options))
 
     def parse_move(self, state: State, text: str) -> Move:
-        return parse_move(text, self.layout(state.options), state)
+        return parse_move(text, self.layout(state.options), state,
+                          sources=lambda: {m.src for m in self.legal_moves(state) if m.src is not None})
 
     def info(self) -> dict:
         return {"id": self.id, "name": self.name, "source": self.source, "packs": self.packs,
