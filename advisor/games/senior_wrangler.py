@@ -191,6 +191,19 @@ class SeniorWrangler(Game):
             state.areas["key"][j].extend(pile)
             state.areas["pile"][j] = []
 
+    def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
+        """A pile's top card tells its depth: the key fixes the order (for a key of 5: 10, 2, 7, ...)."""
+        if loc.area == "pile":
+            keys = state.areas.get("key", [])
+            key = keys[loc.index][0].card if loc.index < len(keys) and keys[loc.index] else None
+            if key is None or key.rank == 13:
+                return None
+            return POS[key.rank].get(top.rank)
+        if loc.area == "key":
+            # A key alone shows itself; a finished pile's king lies on the key and twelve cards.
+            return 12 if top.rank == 13 else 0
+        return None
+
     def is_won(self, state: State) -> bool:
         return (not any(state.areas["column"])
                 and all(self.progress(state, j) == PILE_LEN for j in range(NCOL)))

@@ -401,3 +401,15 @@ def test_catalogue_entry_mentions_every_area_and_the_decisions():
     e = entry(GID)
     assert e["hidden_information"] is False and G.hidden_information is False
     assert any("Seven" in d["decision"] for d in e["decisions"])
+
+
+def test_depth_under_a_pile_top_follows_the_key_order():
+    """A camera sees only a pile's top card; its place in the key's order (source fact) gives the depth."""
+    from advisor.engine import Loc, get_game
+    g = get_game("senior-wrangler")
+    s = g.new(1)
+    key = s.areas["key"][0][0].card
+    expected = [((n + 2) * key.rank - 1) % 13 + 1 for n in range(12)]   # independent of the engine's tables
+    for n, rank in enumerate(expected):
+        assert g.depth_under(s, Loc("pile", 0), Card(rank, "s")) == n
+    assert g.depth_under(s, Loc("key", 0), Card(13, "h")) == 12
