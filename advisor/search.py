@@ -33,7 +33,6 @@ plan is cached position by position so that following it costs nothing.
 """
 from __future__ import annotations
 
-import inspect
 import random
 import time
 from collections import Counter, OrderedDict
@@ -112,31 +111,19 @@ _MEASURE: dict[type, object] = {}
 
 
 def measure(game: Game, state: State) -> float:
-    """How far play has come, on the game's own scale (higher is better).
+    """How far play has come, on the game's own scale: ``Game.completion``.
 
-    ``Game.completion`` when the game defines its own; otherwise the game's
-    one-argument ``progress(state)`` if it has one (Seven and Six counts cards
-    in place; Poker Patience scores the square, /100); otherwise the default
-    completion (share of cards on foundations), computed here with the deck
-    size and foundation areas cached (it runs at every play-out's end).
+    The protocol's default (cards on foundation areas / deck size) is
+    computed here with the layout facts cached, since it runs at every
+    play-out's end.
     """
     cls = type(game)
     fn = _MEASURE.get(cls)
     if fn is None:
-        fn = "completion"
-        if cls.completion is Game.completion:
-            fn = "default"
-            prog = getattr(cls, "progress", None)
-            if callable(prog) and not isinstance(inspect.getattr_static(cls, "progress"), staticmethod):
-                try:
-                    if len(inspect.signature(prog).parameters) == 2:   # (self, state)
-                        fn = "progress"
-                except (TypeError, ValueError):
-                    pass
-        _MEASURE[cls] = fn
+        fn = _MEASURE[cls] = "default" if cls.completion is Game.completion else "completion"
     if fn == "default":
         return _default_completion(game, state)
-    return float(getattr(game, fn)(state))
+    return float(game.completion(state))
 
 
 _FOUNDATIONS: dict = {}

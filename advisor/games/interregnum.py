@@ -209,6 +209,10 @@ class Interregnum(Game):
             return None
         return (top.rank - above[0].card.rank - 1) % 13
 
+    def completion(self, state: State) -> float:
+        """The protocol's progress measure: this game's own ``progress``."""
+        return self.progress(state)
+
     def progress(self, state: State) -> float:
         """Share of the 104 cards gathered into the interregnum."""
         return sum(len(p) for p in state.areas["interregnum"]) / 104

@@ -315,6 +315,10 @@ class PokerPatience(Game):
     def score(self, state: State) -> int:
         return score_square(state)
 
+    def completion(self, state: State) -> float:
+        """The protocol's progress measure: this game's own ``progress``."""
+        return self.progress(state)
+
     def progress(self, state: State) -> float:
         return score_square(state) / 100
 

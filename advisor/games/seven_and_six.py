@@ -262,6 +262,10 @@ class SevenAndSix(Game):
             return False
         return books_on_table(state) == DECK // BOOK
 
+    def completion(self, state: State) -> float:
+        """The protocol's progress measure: this game's own ``progress``."""
+        return self.progress(state)
+
     def progress(self, state: State) -> float:
         """Share of the 104 cards in place: in a dead book, or joined to their senior, or a king at a column's foot."""
         done = 0
