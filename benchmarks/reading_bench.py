@@ -270,11 +270,9 @@ def load_decks(names):
     return decks
 
 
-def run_render(args) -> dict:
-    import cv2
-
+def decks_and_detector(args):
+    """The held-out decks to render with, and the detector (None when the renderer's own labels are used)."""
     from vision.decks import HELDOUT_DECKS
-    from vision.synth import jpeg, render_scene
     decks = load_decks(args.decks or HELDOUT_DECKS)
     if not decks:
         raise SystemExit("no rendered held-out decks under data/decks: run the vision data step first")
@@ -282,6 +280,15 @@ def run_render(args) -> dict:
     if args.sightings == "detector":
         import vision
         detect = vision.detect
+    return decks, detect
+
+
+def run_render(args) -> dict:
+    import cv2
+
+    from vision.decks import HELDOUT_DECKS
+    from vision.synth import jpeg, render_scene
+    decks, detect = decks_and_detector(args)
     from vision.reading import read_layout
     results = {}
     save = Path(args.save) if args.save else None
@@ -329,13 +336,7 @@ def run_fixture(args) -> dict:
     from vision.decks import HELDOUT_DECKS
     from vision.synth import render_scene
     from vision.types import Sighting
-    decks = load_decks(args.decks or HELDOUT_DECKS)
-    if not decks:
-        raise SystemExit("no rendered held-out decks under data/decks: run the vision data step first")
-    detect = None
-    if args.sightings == "detector":
-        import vision
-        detect = vision.detect
+    decks, detect = decks_and_detector(args)
     tried = []
     for n in range(args.tries):
         seed = args.seed + n
