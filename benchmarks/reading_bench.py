@@ -286,7 +286,6 @@ def decks_and_detector(args):
 def run_render(args) -> dict:
     import cv2
 
-    from vision.decks import HELDOUT_DECKS
     from vision.synth import jpeg, render_scene
     decks, detect = decks_and_detector(args)
     from vision.reading import read_layout
@@ -333,7 +332,6 @@ def run_fixture(args) -> dict:
     """Render dealt layouts of one game until one is read exactly; write it as a JPEG test fixture."""
     import cv2
 
-    from vision.decks import HELDOUT_DECKS
     from vision.synth import render_scene
     from vision.types import Sighting
     decks, detect = decks_and_detector(args)
