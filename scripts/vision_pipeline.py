@@ -3,17 +3,21 @@
 
     .venv/bin/python scripts/vision_pipeline.py --work data/vision --out models/
 
-Steps (each prints progress and is skipped when its output already exists):
+Steps (each prints progress; data steps are skipped when their output already exists):
   1. install the Debian deck packages (apt-get, needs root) and render the decks
      with rsvg-convert to <work>/decks/<deck>/<label>.png
   2. generate synthetic scenes (YOLO format): train + val from the training
      decks, a held-out set from the held-out decks (vision.decks)
-  3. train an ultralytics YOLO model from a config yaml (no pretrained weights,
-     nothing downloaded), CPU
-  4. export ONNX, copy weights to <out>/
-  5. evaluate with the run-time detector (tiling, ONNX) on synthetic val,
-     held-out decks and, if present, ../shared/real-dev/eyeplay; write
-     <out>/metrics.json
+  3. train a one-class ultralytics YOLO model ("a corner index is here") from a
+     config yaml (no pretrained weights, nothing downloaded), CPU, at half the
+     scene scale (--imgsz 320 on 640 px scenes)
+  4. train the index classifier (vision.classifier_train) on crops of the same
+     scenes: it names the card, or says "not an index"
+  5. export both to ONNX in <out>/, with the run-time settings
+     (<out>/<name>.json: classifier, working scale, confidence threshold)
+  6. evaluate the run-time detector on synthetic val, held-out decks and, if
+     present, ../shared/real-dev/eyeplay (never trained on); write
+     <out>/<name>.metrics.json
 
 Use --images/--epochs/--imgsz/--model to scale; --smoke for a tiny run (tests).
 """
@@ -112,7 +116,7 @@ def write_dataset_yaml(work: Path) -> Path:
 
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
-          hours: float | None = None):
+          hours: float | None = None, single_cls: bool = True):
     """Train from a config yaml (random init) or continue from our own ``.pt``.  ``hours`` bounds the wall time:
     ultralytics then fits the epochs (and the LR schedule) into that budget."""
     from ultralytics import YOLO
@@ -124,12 +128,15 @@ def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, worke
     model = YOLO(model_cfg)
     proj = (work / "runs").resolve()
     kw = dict(time=hours) if hours else {}
+    # Mirroring is harmless when the model only says "an index is here" (it
+    # would change a card's identity for a 52-class model).
+    flip = 0.5 if single_cls else 0.0
     model.train(data=str((work / "dataset.yaml").resolve()), epochs=epochs, imgsz=imgsz, batch=batch,
                 device="cpu", workers=workers, project=str(proj), name=name, exist_ok=True, plots=False,
                 amp=False, pretrained=init, val=False, verbose=True, seed=0, deterministic=False,
-                optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
-                fliplr=0.0, flipud=0.0, mosaic=0.7, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
-                translate=0.1, close_mosaic=1, patience=1000, cache=False, **kw)
+                single_cls=single_cls, optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
+                fliplr=flip, flipud=flip, mosaic=1.0, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
+                translate=0.1, close_mosaic=2, patience=1000, cache=True, **kw)
     w = proj / name / "weights"
     return w / "best.pt" if (w / "best.pt").is_file() else w / "last.pt"
 
@@ -141,10 +148,46 @@ def export_onnx(pt: Path, imgsz: int) -> Path:
     return Path(out)
 
 
-# ------------------------------------------------------------------ step 5
+# ------------------------------------------------------------------ step 4
+def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool) -> dict:
+    from vision.classifier_train import extract_crops, train_classifier as fit
+    names = work / "names.txt"
+    X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
+                         background=0.5, progress=log)
+    log(f"classifier: {len(X)} training crops")
+    Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False)
+    summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
+                  batch=32 if smoke else 256)
+    summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
+    return summary
+
+
+def crop_accuracy(classifier: Path, d: Path, names: Path) -> dict:
+    """The classifier alone on the ground-truth boxes of a labelled folder (how well it names a card
+    when the box is right)."""
+    import numpy as np
+    from vision.classifier import CLASSES, IndexClassifier, softmax, to_input
+    from vision.classifier_train import extract_crops
+    X, Y = extract_crops(d / "images", d / "labels", names, jitter=False)
+    c = IndexClassifier(classifier)
+    P = np.concatenate([softmax(c.session.run(None, {c.input_name: to_input(X[i:i + 512])})[0])
+                        for i in range(0, len(X), 512)]) if len(X) else np.zeros((0, len(CLASSES)))
+    right = int((P.argmax(1) == Y).sum())
+    return {"crops": int(len(X)), "accuracy": round(right / max(1, len(X)), 4)}
+
+
+# ------------------------------------------------------------------ step 6
 def evaluate(model: Path, images: Path, labels: Path, names: Path, **kw) -> dict:
     from vision.evaluate import evaluate_dir
     return evaluate_dir(images, labels, names, model=model, **kw)
+
+
+def best_threshold(m: dict) -> float:
+    """The confidence threshold with the best F1 on synthetic validation (never on real photos)."""
+    def f1(v):
+        p, r = v["precision"], v["recall"]
+        return 2 * p * r / (p + r) if p + r else 0.0
+    return float(max(m["pr_by_conf"].items(), key=lambda kv: f1(kv[1]))[0])
 
 
 def main(argv=None) -> int:
@@ -152,27 +195,28 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=str(ROOT / "data" / "vision"), help="data + runs folder (not committed)")
     ap.add_argument("--out", default=str(ROOT / "models"), help="where weights and metrics go")
-    ap.add_argument("--name", default="cards_yolo11n")
-    ap.add_argument("--model", default="yolo11n.yaml")
-    ap.add_argument("--images", type=int, default=2400, help="training scenes")
-    ap.add_argument("--val-images", type=int, default=150)
-    ap.add_argument("--size", type=int, default=640, help="scene (tile) size in px")
-    ap.add_argument("--imgsz", type=int, default=640)
-    ap.add_argument("--epochs", type=int, default=30, help="upper bound; --hours usually decides")
-    ap.add_argument("--hours", type=float, default=None, help="training wall-time budget (ultralytics time=)")
-    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--name", default="cards_detector")
+    ap.add_argument("--model", default="yolo11n.yaml", help="YOLO config (random init) or our own .pt to continue")
+    ap.add_argument("--images", type=int, default=1600, help="training scenes")
+    ap.add_argument("--val-images", type=int, default=100)
+    ap.add_argument("--size", type=int, default=640, help="scene size in px (a 1080p-scale cut-out of a table)")
+    ap.add_argument("--imgsz", type=int, default=320, help="detector input size: scenes are seen at imgsz/size scale")
+    ap.add_argument("--epochs", type=int, default=40, help="upper bound; --hours usually decides")
+    ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
+    ap.add_argument("--cls-epochs", type=int, default=8, help="index classifier epochs")
+    ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
     ap.add_argument("--smoke", action="store_true",
                     help="tiny self-contained run (drawn decks, 8 images, 1 epoch, imgsz 160): proves the pipeline runs")
     ap.add_argument("--skip-eval", action="store_true")
     ap.add_argument("--export-only", action="store_true",
-                    help="skip data and training: export <work>/runs/<name>/weights and evaluate")
+                    help="skip data and detector training: export <work>/runs/<name>/weights, then classifier + eval")
     a = ap.parse_args(argv)
     work, out = Path(a.work), Path(a.out)
     train_decks, held = list(TRAIN_DECKS), list(HELDOUT_DECKS)
     if a.smoke:
-        a.images, a.val_images, a.epochs, a.imgsz, a.size, a.batch = 8, 4, 1, 160, 320, 4
+        a.images, a.val_images, a.epochs, a.imgsz, a.size, a.batch, a.cls_epochs = 8, 4, 1, 160, 320, 4, 1
     work.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     log(f"pipeline: {a}")
@@ -194,55 +238,62 @@ def main(argv=None) -> int:
     generate(work / "val", tdirs, a.val_images, 2, a.size, a.workers)
     generate(work / "heldout", hdirs, a.val_images, 3, a.size, a.workers)
     write_dataset_yaml(work)
-    (work / "names.txt").write_text("\n".join(LABELS) + "\n")
-    prev = {}
+    names = work / "names.txt"
+    names.write_text("\n".join(LABELS) + "\n")
     if a.export_only:
         w = (work / "runs" / a.name / "weights")
         best = w / "best.pt" if (w / "best.pt").is_file() else w / "last.pt"
         if not best.is_file():
             raise SystemExit(f"--export-only: no weights in {w}")
-        mj = out / f"{a.name}.metrics.json"
-        prev = json.loads(mj.read_text()) if mj.is_file() else {}
-        # keep the first run's numbers (fixed-size export, tiled inference) apart
-        first = {k: prev.pop(k) for k in ("synthetic_val", "heldout_decks", "real_dev") if k in prev}
-        if first:
-            prev["first_export_tiled_eval"] = first
-        train_s = prev.get("train_seconds", 0)
+        train_s = None
         log(f"export only, from {best}")
     else:
-        log("training")
+        log("training the corner-index detector")
         t = time.time()
         best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name, None if a.smoke else a.hours)
-        train_s = time.time() - t
-        log(f"trained in {train_s:.0f}s: {best}")
+        train_s = round(time.time() - t)
+        log(f"trained in {train_s}s: {best}")
     onnx = export_onnx(best, a.imgsz)
     shutil.copy(best, out / f"{a.name}.pt")
     shutil.copy(onnx, out / f"{a.name}.onnx")
     log(f"exported {out / (a.name + '.onnx')}")
-    metrics = dict(prev)
-    if a.export_only:
-        metrics["export_command"] = " ".join(sys.argv)
-    else:
-        metrics["command"] = " ".join(sys.argv)
-    metrics.update({ "train_decks": train_decks, "heldout_deck_names": held,
-               "images": a.images, "epochs": a.epochs, "hours": a.hours, "imgsz": a.imgsz, "model": a.model,
-               "train_seconds": round(train_s)})
+
+    log("training the index classifier")
+    cls_name = a.name.replace("detector", "classifier") if "detector" in a.name else a.name + "_classifier"
+    t = time.time()
+    cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke)
+    log(f"classifier trained in {time.time() - t:.0f}s")
+    scene_scale = a.imgsz / a.size
+    settings = {"classifier": f"{cls_name}.onnx", "scene_scale": scene_scale,
+                "max_side": round(1920 * scene_scale), "conf": 0.25}
+    settings_path = out / f"{a.name}.json"
+    settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    metrics = {"command": " ".join(sys.argv), "train_decks": train_decks, "heldout_deck_names": held,
+               "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model,
+               "detector_train_seconds": train_s, "classifier": cls_summary}
     if not a.skip_eval:
         onnx_path = out / f"{a.name}.onnx"
-        names = work / "names.txt"
-        from vision.detector import Detector
-        metrics["detector_mode"] = Detector(onnx_path).mode
-        for key, d in (("synthetic_val", work / "val"), ("heldout_decks", work / "heldout")):
-            metrics[key] = evaluate(onnx_path, d / "images", d / "labels", names, tile=a.imgsz)
-            log(f"{key}: {metrics[key]}")
+        metrics["synthetic_val"] = evaluate(onnx_path, work / "val" / "images", work / "val" / "labels", names,
+                                            scale=scene_scale)
+        # the operating point is chosen on synthetic data only
+        settings["conf"] = best_threshold(metrics["synthetic_val"])
+        settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+        metrics["synthetic_val"] = evaluate(onnx_path, work / "val" / "images", work / "val" / "labels", names,
+                                            scale=scene_scale)
+        log(f"synthetic_val: {metrics['synthetic_val']}")
+        metrics["heldout_decks"] = evaluate(onnx_path, work / "heldout" / "images", work / "heldout" / "labels",
+                                            names, scale=scene_scale)
+        log(f"heldout_decks: {metrics['heldout_decks']}")
         rd = Path(a.real_dev)
         if (rd / "images").is_dir() and not a.smoke:
-            metrics["real_dev"] = evaluate(onnx_path, rd / "images", rd / "labels", rd / "names.txt", tile=a.imgsz)
+            metrics["real_dev"] = evaluate(onnx_path, rd / "images", rd / "labels", rd / "names.txt")
             log(f"real_dev: {metrics['real_dev']}")
-    if a.export_only:
-        metrics["export_eval_seconds"] = round(time.time() - T0)
-    else:
-        metrics["wall_seconds"] = round(time.time() - T0)
+            metrics["real_dev_classifier_on_true_boxes"] = crop_accuracy(out / f"{cls_name}.onnx", rd,
+                                                                         rd / "names.txt")
+            log(f"real_dev classifier on true boxes: {metrics['real_dev_classifier_on_true_boxes']}")
+    metrics["settings"] = settings
+    metrics["wall_seconds"] = round(time.time() - T0)
     (out / f"{a.name}.metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     log(f"done in {time.time() - T0:.0f}s")
     return 0

@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="image files (jpg/png)")
     p.add_argument("--save-txt", metavar="DIR", required=True, help="folder for <stem>.txt results")
     p.add_argument("--annotate", metavar="DIR", help="also write <stem>.jpg with the boxes drawn")
-    p.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
-    p.add_argument("--model", help="ONNX model (default models/cards_yolo11n.onnx)")
+    p.add_argument("--conf", type=float, default=None, help="confidence threshold (default: the model's own, see models/cards_detector.json)")
+    p.add_argument("--model", help="ONNX model (default models/cards_detector.onnx)")
     p.set_defaults(func=cmd_detect)
 
     e = sub.add_parser("eval-detector", help="score the detector on labelled photos",
@@ -26,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--images", required=True, metavar="DIR")
     e.add_argument("--labels", required=True, metavar="DIR")
     e.add_argument("--names", required=True, metavar="FILE", help="one class label per line (As Ks ... 2c)")
-    e.add_argument("--conf", type=float, default=0.25, help="threshold for precision/recall (default 0.25)")
-    e.add_argument("--model", help="ONNX model (default models/cards_yolo11n.onnx)")
+    e.add_argument("--conf", type=float, default=None, help="threshold for precision/recall (default: the model's own)")
+    e.add_argument("--model", help="ONNX model (default models/cards_detector.onnx)")
     e.add_argument("--json", action="store_true", help="print the metrics as JSON")
     e.set_defaults(func=cmd_eval)
 

@@ -1,16 +1,21 @@
-"""Run-time detector: ONNX YOLO model applied in overlapping tiles at native resolution.
+"""Run-time detector: ONNX models, numpy + onnxruntime only (no torch).
 
-No torch needed: numpy + onnxruntime (+ PIL/OpenCV for image I/O).
+Two stages (see models/MODEL_CARD.md for why):
 
-The model was trained on 640x640 scene tiles in which a corner index is about
-20-70 px tall.  A photo is first scaled so its long side is at most
-``max_side`` (default 1920: a 1080p webcam frame is used as is, a 12 MP phone
-photo is reduced), then cut into overlapping tiles; detections from all tiles
-are merged: boxes cut by an inner tile edge are dropped (the overlap holds a
-whole copy) and the rest go through class-wise NMS.
+1. a one-class YOLO model finds every corner index.  The photo is first scaled
+   so its long side is ``max_side`` px (the model was trained where a corner
+   index is 10-35 px tall), then run in one pass ("full", a model exported with
+   dynamic input size) or in overlapping tiles ("tile", a fixed-size model);
+2. a small CNN (:mod:`vision.classifier`) names the card from a crop of the
+   *full-resolution* photo around each box, or vetoes it as "not an index".
+
+A 52-class YOLO model (one stage) also works: the classifier is then not used.
+Run-time settings live in a JSON file beside the ONNX model
+(``cards_detector.json``: classifier file, ``max_side``, thresholds).
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +28,7 @@ from .imageio import load_image
 from .types import Sighting, VisionError
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-DEFAULT_MODEL = MODELS_DIR / "cards_yolo11n.onnx"
+DEFAULT_MODEL = MODELS_DIR / "cards_detector.onnx"
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,17 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     return keep
 
 
+def settings(model: Path) -> dict:
+    """The run-time settings saved beside ``model`` (``<stem>.json``), or {}."""
+    p = model.with_suffix(".json")
+    if not p.is_file():
+        return {}
+    try:
+        return json.loads(p.read_text())
+    except (OSError, ValueError) as e:
+        raise VisionError(f"{p}: unreadable detector settings ({e})") from None
+
+
 def decode(out: np.ndarray, conf: float, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """YOLO (v8/11) head output (4+nc, N) -> boxes xyxy, scores, class ids above ``conf``."""
     if out.ndim == 3:
@@ -80,13 +96,14 @@ class Detector:
     """An ONNX corner-index detector. ``Detector()(image) -> list[Sighting]``."""
 
     def __init__(self, model: str | Path | None = None, names: list[str] | None = None,
-                 tile: int = 640, overlap: int = 96, max_side: int = 1920, threads: int | None = None,
-                 mode: str | None = None):
+                 tile: int = 640, overlap: int = 96, max_side: int | None = None, threads: int | None = None,
+                 mode: str | None = None, classifier: str | Path | None = None):
         import onnxruntime as ort
 
         path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
         if not path.is_file():
             raise VisionError(f"detector model not found: {path}")
+        cfg = settings(path)
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -97,8 +114,22 @@ class Detector:
         self.dynamic = not isinstance(shp[2], int)
         self.input_size = tile if self.dynamic else int(shp[2])
         self.names = names or list(LABELS)
+        out_rows = self.session.get_outputs()[0].shape[1]
+        self.n_classes = out_rows - 4 if isinstance(out_rows, int) else len(self.names)
+        self.classifier = None
+        if self.n_classes == 1:
+            from .classifier import IndexClassifier
+            cpath = classifier or os.environ.get("PATIENCE_CLASSIFIER_MODEL") or cfg.get("classifier")
+            if not cpath:
+                raise VisionError(f"{path} finds corner indices only: it needs an index classifier model")
+            cpath = Path(cpath) if Path(cpath).is_absolute() else path.parent / cpath
+            self.classifier = IndexClassifier(cpath, threads=threads)
+        elif self.n_classes != len(self.names):
+            raise VisionError(f"{path} has {self.n_classes} classes, expected {len(self.names)} card labels")
         self.tile = TileSpec(self.input_size, overlap)
-        self.max_side = max_side
+        self.max_side = int(max_side or cfg.get("max_side", 1920))
+        self.default_conf = float(cfg.get("conf", 0.25))
+        self.scene_scale = float(cfg.get("scene_scale", self.max_side / 1920))
         # A model exported with dynamic shapes runs on the whole (scaled) photo in
         # one pass; a fixed-size model runs on overlapping tiles.
         self.mode = mode or ("full" if self.dynamic else "tile")
@@ -114,16 +145,29 @@ class Detector:
             outs.append(self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0])
         return outs
 
-    def __call__(self, image, conf: float = 0.25, iou: float = 0.5) -> list[Sighting]:
+    def __call__(self, image, conf: float | None = None, iou: float = 0.5, scale: float | None = None
+                 ) -> list[Sighting]:
+        """``scale`` overrides the working scale (default: long side to ``max_side``, never enlarged);
+        the synthetic scenes, cut from 1080p-sized tables, are measured at ``self.scene_scale``."""
         import cv2
 
+        conf = self.default_conf if conf is None else conf
         img = load_image(image)
         H, W = img.shape[:2]
-        s = min(1.0, self.max_side / max(H, W))
-        work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA) if s < 1 else img
+        s = scale if scale else min(1.0, self.max_side / max(H, W))
+        work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA) if s != 1 else img
         h, w = work.shape[:2]
+        # the first stage keeps weak boxes when a classifier follows: the final
+        # confidence is the product of both stages
+        first = min(conf, 0.1) if self.classifier else conf
         if self.mode == "full":
-            return self._full(work, s, W, H, conf, iou)
+            found = self._full(work, first, iou)
+        else:
+            found = self._tiles(work, first, iou)
+        return self._name(img, found, s, conf)
+
+    def _tiles(self, work: np.ndarray, conf: float, iou: float):
+        h, w = work.shape[:2]
         T, ov = self.tile.size, self.tile.overlap
         xs, ys = tile_origins(w, T, ov), tile_origins(h, T, ov)
         tiles, origins = [], []
@@ -138,7 +182,7 @@ class Detector:
                 origins.append((x, y))
         all_b, all_s, all_c = [], [], []
         for (x, y), out in zip(origins, self._infer_tiles(tiles)):
-            b, sc, c = decode(out, conf, len(self.names))
+            b, sc, c = decode(out, conf, self.n_classes)
             if len(b):
                 # drop boxes cut by an inner tile edge: the neighbour tile has them whole
                 e = 2.0
@@ -157,30 +201,50 @@ class Detector:
                 all_s.append(sc)
                 all_c.append(c)
         if not all_b:
-            return []
-        return self._merge(np.concatenate(all_b), np.concatenate(all_s), np.concatenate(all_c), s, W, H, iou)
+            return None
+        return self._nms(np.concatenate(all_b), np.concatenate(all_s), np.concatenate(all_c), iou)
 
-    def _full(self, work: np.ndarray, s: float, W: int, H: int, conf: float, iou: float) -> list[Sighting]:
+    def _full(self, work: np.ndarray, conf: float, iou: float):
         h, w = work.shape[:2]
         ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
         pad = np.full((ph, pw, 3), 114, np.uint8)
         pad[:h, :w] = work
         x = pad[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0]
-        b, sc, c = decode(out, conf, len(self.names))
+        b, sc, c = decode(out, conf, self.n_classes)
         if not len(b):
-            return []
-        return self._merge(b, sc, c, s, W, H, iou)
+            return None
+        return self._nms(b, sc, c, iou)
 
-    def _merge(self, B, S, C, s, W, H, iou) -> list[Sighting]:
-        result: list[Sighting] = []
+    @staticmethod
+    def _nms(B, S, C, iou):
+        """Class-wise NMS -> (boxes, scores, classes) kept."""
+        keep = []
         for k in np.unique(C):
             idx = np.nonzero(C == k)[0]
-            for j in nms(B[idx], S[idx], iou):
-                i = idx[j]
-                x0, y0, x1, y1 = (B[i] / s).tolist()
-                x0, y0, x1, y1 = max(0.0, x0), max(0.0, y0), min(float(W), x1), min(float(H), y1)
-                result.append(Sighting(self.names[int(k)], (x0, y0, x1, y1), float(S[i])))
+            keep.extend(idx[j] for j in nms(B[idx], S[idx], iou))
+        keep = np.array(keep, int)
+        return B[keep], S[keep], C[keep]
+
+    def _name(self, img: np.ndarray, found, s: float, conf: float) -> list[Sighting]:
+        """Boxes at the working scale -> Sightings on the photo, named by the classifier if there is one."""
+        if found is None:
+            return []
+        H, W = img.shape[:2]
+        B, S, C = found
+        B = B / s
+        B[:, [0, 2]] = B[:, [0, 2]].clip(0, W)
+        B[:, [1, 3]] = B[:, [1, 3]].clip(0, H)
+        names = [self.names[int(k)] for k in C]
+        if self.classifier is not None:
+            P = self.classifier.probabilities(img, B)
+            k = P[:, :-1].argmax(1)
+            p = P[np.arange(len(k)), k]
+            S = S * p
+            names = [self.names[int(i)] for i in k]
+            S = np.where(P[:, -1] > p, 0.0, S)  # the classifier says: not a corner index
+        result = [Sighting(n, tuple(float(v) for v in b), float(sc))
+                  for n, b, sc in zip(names, B, S) if sc >= conf]
         result.sort(key=lambda r: -r.conf)
         return result
 
@@ -190,6 +254,6 @@ def _default_detector(model: str | None) -> Detector:
     return Detector(model)
 
 
-def detect(image, conf: float = 0.25, model: str | Path | None = None) -> list[Sighting]:
+def detect(image, conf: float | None = None, model: str | Path | None = None) -> list[Sighting]:
     """Detect every visible corner index in ``image`` -> list of :class:`Sighting`."""
     return _default_detector(str(model) if model else None)(image, conf=conf)

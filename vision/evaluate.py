@@ -185,21 +185,22 @@ def list_images(folder: str | Path) -> list[Path]:
 
 
 def evaluate_dir(images: str | Path, labels: str | Path, names_file: str | Path, model=None,
-                 conf: float = 0.25, map_conf: float = 0.01, tile: int = 640, detector=None,
-                 progress=None) -> dict:
+                 conf: float | None = None, map_conf: float = 0.01, tile: int = 640, detector=None,
+                 progress=None, scale: float | None = None) -> dict:
     """Run the detector on every image of ``images`` and score against ``labels``."""
     from .detector import Detector
     from .imageio import load_image
 
     names = read_names(names_file)
     det = detector or Detector(model)
+    conf = det.default_conf if conf is None else conf
     items = []
     files = list_images(images)
     for k, f in enumerate(files, 1):
         img = load_image(f)
         h, w = img.shape[:2]
         gt = read_yolo_labels(Path(labels) / f"{f.stem}.txt", names, w, h)
-        preds = det(img, conf=map_conf)
+        preds = det(img, conf=map_conf, scale=scale)
         items.append((gt, preds))
         if progress:
             progress(k, len(files))

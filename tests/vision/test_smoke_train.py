@@ -24,6 +24,8 @@ def test_pipeline_smoke(tmp_path):
     assert "Downloading" not in r.stdout + r.stderr, "the smoke run tried to download something"
     onnx = out / "smoke.onnx"
     assert onnx.is_file() and (out / "smoke.pt").is_file()
+    # two stages: the index finder, and the classifier that names the card
+    assert (out / "smoke_classifier.onnx").is_file() and (out / "smoke.json").is_file()
     assert len(list((work / "train" / "labels").glob("*.txt"))) == 8
     metrics = (out / "smoke.metrics.json").read_text()
     assert '"synthetic_val"' in metrics and '"heldout_decks"' in metrics
@@ -32,5 +34,6 @@ def test_pipeline_smoke(tmp_path):
     import numpy as np
     det = Detector(onnx)
     assert det.mode == "full"  # exported with dynamic input size
+    assert det.n_classes == 1 and det.classifier is not None
     res = det(np.full((300, 500, 3), 128, np.uint8), conf=0.0001)
     assert isinstance(res, list)

@@ -1,0 +1,190 @@
+"""Train the corner-index classifier (second detector stage) on crops of synthetic scenes.
+
+Needs torch (the ``train`` extra).  Used by ``scripts/vision_pipeline.py``.
+
+Crops come from the labelled boxes of the training scenes, each cut a few
+times with jitter in position and size, plus "background" squares that miss
+every labelled index.  At training time every crop is also turned by a random
+quarter turn and given random light, colour cast, blur and noise.  Mirroring
+is never used: a mirrored index is not a card.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .classifier import BACKGROUND, CLASSES, CROP, crop_index, to_input
+from .evaluate import IMAGE_EXTS, read_names, read_yolo_labels
+
+
+def _iou(a, B: np.ndarray) -> np.ndarray:
+    if not len(B):
+        return np.zeros(0)
+    w = np.clip(np.minimum(a[2], B[:, 2]) - np.maximum(a[0], B[:, 0]), 0, None)
+    h = np.clip(np.minimum(a[3], B[:, 3]) - np.maximum(a[1], B[:, 1]), 0, None)
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (B[:, 2] - B[:, 0]) * (B[:, 3] - B[:, 1]) - inter + 1e-9)
+
+
+def extract_crops(images: Path, labels: Path, names: Path, copies: int = 3, background: float = 0.5,
+                  seed: int = 0, jitter: bool = True, limit: int | None = None,
+                  progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, CROP, CROP, 3) uint8 and class ids (N,) from a YOLO-labelled folder.
+
+    ``copies`` jittered crops per box; ``background`` negative squares per box.
+    Without ``jitter`` each box gives exactly one centred crop and no negatives
+    (for measuring)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    name_list = read_names(names)
+    index = {lab: i for i, lab in enumerate(CLASSES)}
+    bg = index[BACKGROUND]
+    files = sorted(p for p in Path(images).iterdir() if p.suffix.lower() in IMAGE_EXTS)[:limit]
+    X, Y = [], []
+    for n, f in enumerate(files, 1):
+        img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        H, W = img.shape[:2]
+        boxes = read_yolo_labels(Path(labels) / (f.stem + ".txt"), name_list, W, H)
+        if not jitter:
+            for lab, b in boxes:
+                X.append(crop_index(img, b))
+                Y.append(index[lab])
+            continue
+        B = np.array([b for _, b in boxes], np.float32).reshape(-1, 4)
+        for lab, b in boxes:
+            for _ in range(copies):
+                X.append(crop_index(img, b, shift=tuple(rng.uniform(-0.08, 0.08, 2)),
+                                    scale=float(rng.uniform(0.85, 1.25))))
+                Y.append(index[lab])
+        sizes = (B[:, 2:] - B[:, :2]) if len(B) else np.array([[20.0, 45.0]])
+        want = int(round(background * max(len(boxes), 4)))
+        tries = 0
+        while want > 0 and tries < want * 20:
+            tries += 1
+            w, h = sizes[rng.integers(len(sizes))] * rng.uniform(0.7, 1.5)
+            if rng.random() < 0.5:
+                w, h = h, w
+            x0, y0 = rng.uniform(0, max(1, W - w)), rng.uniform(0, max(1, H - h))
+            cand = np.array([x0, y0, x0 + w, y0 + h])
+            if len(B) and _iou(cand, B).max() > 0.1:
+                continue
+            X.append(crop_index(img, cand))
+            Y.append(bg)
+            want -= 1
+        if progress and n % 200 == 0:
+            progress(f"crops: {n}/{len(files)} images, {len(X)} crops")
+    if not X:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(X), np.array(Y, np.int64)
+
+
+def build_net(n_classes: int = len(CLASSES)):
+    import torch.nn as nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
+        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+        *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+        nn.Linear(128, n_classes))
+
+
+def _augment(x, rng: np.random.Generator):
+    """Random quarter turns, light, colour cast, blur and noise on a (N, 3, S, S) float batch."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    k = int(rng.integers(4))
+    x = torch.rot90(x, k, (2, 3))
+    gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    cast = torch.from_numpy(rng.uniform(0.85, 1.15, (n, 3, 1, 1)).astype(np.float32))
+    bias = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1)).astype(np.float32))
+    x = x * gain * cast + bias
+    # contrast squeeze toward the mean: washed-out webcam frames
+    c = torch.from_numpy(rng.uniform(0.6, 1.0, (n, 1, 1, 1)).astype(np.float32))
+    m = x.mean((1, 2, 3), keepdim=True)
+    x = m + (x - m) * c
+    if rng.random() < 0.4:
+        s = x.shape[-1]
+        f = float(rng.uniform(0.4, 0.75))
+        x = F.interpolate(F.interpolate(x, scale_factor=f, mode="bilinear", align_corners=False),
+                          size=(s, s), mode="bilinear", align_corners=False)
+    x = x + torch.randn_like(x) * float(rng.uniform(0, 0.05))
+    return x.clamp(0, 1)
+
+
+def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int = 12, batch: int = 256,
+                     lr: float = 3e-3, threads: int = 2, seed: int = 0, val: tuple | None = None,
+                     log: Callable[[str], None] = print, minutes: float | None = None) -> dict:
+    """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary."""
+    import torch
+    import torch.nn as nn
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * int(np.ceil(len(X) / batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.time()
+    step = 0
+    hist = []
+    for ep in range(epochs):
+        net.train()
+        perm = rng.permutation(len(X))
+        tot, right, seen = 0.0, 0, 0
+        for i in range(0, len(X), batch):
+            idx = perm[i:i + batch]
+            xb = _augment(torch.from_numpy(to_input(X[idx])), rng)
+            yb = torch.from_numpy(Y[idx])
+            logits = net(xb)
+            loss = lossf(logits, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step < steps - 1:
+                sched.step()
+            step += 1
+            tot += loss.item() * len(idx)
+            right += int((logits.argmax(1) == yb).sum())
+            seen += len(idx)
+        rec = {"epoch": ep + 1, "loss": round(tot / seen, 4), "train_acc": round(right / seen, 4),
+               "seconds": round(time.time() - t0)}
+        if val is not None:
+            rec["val_acc"] = round(accuracy(net, *val), 4)
+        hist.append(rec)
+        log(f"classifier {rec}")
+        if minutes and time.time() - t0 > minutes * 60:
+            log("classifier: time budget reached")
+            break
+    net.eval()
+    out_onnx = Path(out_onnx)
+    torch.save(net.state_dict(), out_onnx.with_suffix(".pt"))
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(net, dummy, str(out_onnx), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    return {"epochs": hist, "train_crops": int(len(X)), "seconds": round(time.time() - t0)}
+
+
+def accuracy(net, X: np.ndarray, Y: np.ndarray) -> float:
+    import torch
+
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for i in range(0, len(X), 512):
+            right += int((net(torch.from_numpy(to_input(X[i:i + 512]))).argmax(1).numpy() == Y[i:i + 512]).sum())
+    net.train()
+    return right / max(1, len(X))
