@@ -34,20 +34,33 @@ How it searches
           locks the cards beneath it. If even this easier game cannot be won,
           the real one cannot. It is exact for the columns that are frozen
           (picked up already, or column 8) and optimistic for the others;
+        - fixed-order dead ends: some runs of cards can never change their
+          order again (a frozen column, and the cards of the column about to
+          be picked up that its redeal sends to the same frozen column), so
+          the upper cards of a run must be played first. A position is lost
+          when cards that have only one place left must be played in a cycle
+          (``order_cycle``), or when every card of some rank b lies in such a
+          run below a rank a that every pile still wanting an a wants a b
+          before it (``rank_block``);
     * a beam search over sessions that plays each session out with a
       Keeling-style heuristic (free the left-hand columns, keep kings off
       the cards they would bury) to find winning lines quickly in the many
-      deals that can be won.
+      deals that can be won. Between sessions it keeps the positions that
+      look best, counting against a position each card in a frozen column
+      that lies above a card some pile wants sooner (only play can remove
+      it), and drops those the dead-end cuts show lost.
 
 When the verdict is ``unknown`` the answer still carries the best line the
 beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
-What to expect (measured on seeded deals, 1 s each on a 2-core machine shared
-with other work): about three deals in four get a "yes" with a plan; no full
-deal is proved lost in that time, because the complete search can only finish
-once few cards are left. "no" verdicts come for positions late in a game
-(they agree with a brute-force search on hundreds of small positions).
+What to expect (benchmarks/sw_solver_bench.py, 1 CPU second per deal): about
+four deals in five get a "yes" with a plan (48 of seeds 0-29 and 100-129); no
+full deal is proved lost in that time, and positions as late as the start of
+session 6 on a losing line are still often undecided, because the complete
+search can only finish once few cards are left. "no" verdicts come for
+positions late in a game (they agree with a brute-force search on hundreds of
+small positions).
 
 ``king_foresight(state)`` says, for every king still in the columns, where it
 will lie after each coming redeal if no further card is moved (tips 2, 3, 6
@@ -64,6 +77,10 @@ from .engine import State, StateError, get_game
 from .games.senior_wrangler import KING, NCOL, NEED, PILE_LEN, SESSIONS, redeal_target
 
 GAME_ID = "senior-wrangler"
+
+# The clock all time limits are read from. A benchmark on a shared machine may set it to
+# time.process_time so that a limit means CPU seconds of this process.
+_clock = time.perf_counter
 
 
 class _Budget(Exception):
@@ -242,7 +259,144 @@ def kings_relaxation(cols, prog, needs, session, quick: bool = False, steps: int
         return True
 
 
+def _fixed_chains(cols, session) -> list:
+    """Runs of cards (top first) whose order no redeal can change: each must be played before the next.
+
+    Every frozen column is one. So is each set of cards in the column about to be
+    picked up that the redeal sends to the same frozen column (positions i, i + 8,
+    ...): the upper ones must go first whether the card is played before the redeal
+    (they lie above it now) or after (they land above it). Every card of the
+    column being picked up is in exactly one such run, or in none when its
+    target is a column that will be picked up later.
+    """
+    out = []
+    for c in range(NCOL):
+        col = cols[c]
+        if _frozen(c, session):
+            out.append(col[::-1])
+    if session < SESSIONS:
+        col = cols[session - 1]
+        for d in range(min(NCOL, len(col))):
+            if _frozen(d, session + 1):
+                out.append(col[d::NCOL][::-1])
+    return out
+
+
+def _places(keys: list[int]) -> list[list[int | None]]:
+    """place[j][r]: where rank r goes in pile j's sequence (None for the key's own rank)."""
+    return [[None] + [NEED[k].index(r) if r in NEED[k] else None for r in range(1, 14)] for k in keys]
+
+
+def order_cycle(cols, prog, place, session) -> bool:
+    """True when the position is lost because cards with only one place to go are held in a bad order.
+
+    A rank that only one pile still needs has exactly one card left, and that card
+    can only fill that pile's slot. Such cards must be played in their piles' order,
+    and in a frozen column (whose order no redeal changes any more: later cards
+    only land on top) from the top down. If these two orders together form a
+    cycle, no line of play can place them all.
+    """
+    owner: list = [None] * 14
+    cnt = [0] * 14
+    for j in range(NCOL):
+        p = prog[j]
+        if p >= PILE_LEN:
+            continue
+        pl = place[j]
+        for r in range(1, 14):
+            q = pl[r]
+            if q is not None and q >= p:
+                cnt[r] += 1
+                owner[r] = (j, q)
+    single = [r for r in range(1, 14) if cnt[r] == 1]
+    if len(single) < 2:
+        return False
+    succ: dict[int, list[int]] = {r: [] for r in single}
+    indeg = dict.fromkeys(single, 0)
+    per_pile: dict[int, list[tuple[int, int]]] = {}
+    for r in single:
+        j, q = owner[r]
+        per_pile.setdefault(j, []).append((q, r))
+    for lst in per_pile.values():
+        lst.sort()
+        for (_, a), (_, b) in zip(lst, lst[1:]):
+            succ[a].append(b)
+            indeg[b] += 1
+    for chain in _fixed_chains(cols, session):
+        prev = 0
+        for r in chain:
+            if cnt[r] == 1:
+                if prev:
+                    succ[prev].append(r)
+                    indeg[r] += 1
+                prev = r
+    todo = [r for r in single if indeg[r] == 0]
+    done = 0
+    while todo:
+        r = todo.pop()
+        done += 1
+        for b in succ[r]:
+            indeg[b] -= 1
+            if indeg[b] == 0:
+                todo.append(b)
+    return done < len(single)
+
+
+# per key: its pile sequence and, for each q, the ranks of slots 0..q-1 as a bit mask
+_SEQ_MASKS = {k: (NEED[k], [sum(1 << r for r in NEED[k][:q]) for q in range(PILE_LEN + 1)]) for k in range(1, 13)}
+
+
+def rank_block(cols, prog, keys, session) -> bool:
+    """True when the position is lost because every card of some rank is buried by a rank that needs it first.
+
+    Take ranks a and b such that every pile still needing an ``a`` needs a ``b``
+    before it, and every ``b`` left lies in a frozen column beneath some ``a``.
+    The first ``b`` to be played needs an ``a`` above it played earlier; that
+    ``a`` went to a pile that had to take a ``b`` even earlier: impossible.
+    """
+    full = (1 << 14) - 1
+    covered = [full] * 14          # covered[b]: ranks lying above every b left (bit a)
+    held = [0] * 14                # cards of each rank in the fixed runs
+    for chain in _fixed_chains(cols, session):
+        above = 0
+        for r in chain:
+            covered[r] &= above
+            above |= 1 << r
+            held[r] += 1
+    left = [0] * 14
+    for col in cols:
+        for r in col:
+            left[r] += 1
+    for r in range(1, 14):
+        if held[r] != left[r]:     # some card of this rank may still be dealt anywhere
+            covered[r] = 0
+    before = [full] * 14           # before[a]: ranks every pile still needing a needs earlier (bit b)
+    wanted = 0
+    for j in range(NCOL):
+        p = prog[j]
+        if p >= PILE_LEN:
+            continue
+        seq, pre = _SEQ_MASKS[keys[j]]
+        base = pre[p]
+        for q in range(p, PILE_LEN):
+            a = seq[q]
+            wanted |= 1 << a
+            before[a] &= pre[q] ^ base
+    for b in range(1, 14):
+        cb = covered[b]
+        if not cb or cb == full or not wanted >> b & 1:
+            continue
+        for a in range(1, 14):
+            if cb >> a & 1 and wanted >> a & 1 and before[a] >> b & 1:
+                return True
+    return False
+
+
 # --------------------------------------------------------------- exact search
+
+# Whether the dead-end cuts are tried at every node, not only at session starts and in the last session.
+CUTS_EVERY_NODE = 0
+
 
 class _Exact:
     def __init__(self, pos: Compact, deadline: float, node_limit: int):
@@ -252,8 +406,7 @@ class _Exact:
         self.keys = pos.keys
         self.need = [NEED[k] + (0,) for k in pos.keys]
         self.needs = _needs_after(pos.keys)
-        # place[j][r]: where rank r goes in pile j's sequence (None for the key's own rank)
-        self.place = [[None] + [NEED[k].index(r) if r in NEED[k] else None for r in range(1, 14)] for k in pos.keys]
+        self.place = _places(pos.keys)
         self.failed: set[bytes] = set()
         self.nodes = 0
         self.deadline = deadline
@@ -284,7 +437,7 @@ class _Exact:
 
     def dfs(self, last, after_forced: bool) -> bool:
         self.nodes += 1
-        if self.nodes & 255 == 0 and (time.perf_counter() > self.deadline or self.nodes > self.node_limit):
+        if self.nodes & 255 == 0 and (_clock() > self.deadline or self.nodes > self.node_limit):
             raise _Budget
         prog = self.prog
         played = sum(prog)
@@ -297,11 +450,12 @@ class _Exact:
             return False
         cols = self.cols
         s = self.s
-        if last is None or s == SESSIONS:
+        if last is None or s == SESSIONS or CUTS_EVERY_NODE:
             # at a session start (and throughout the last session) use the kings relaxation
-            if last is None and time.perf_counter() > self.deadline:
+            if last is None and _clock() > self.deadline:
                 raise _Budget
-            if not kings_relaxation(cols, prog, self.needs, s, quick=last is not None):
+            if (not kings_relaxation(cols, prog, self.needs, s, quick=last is not None)
+                    or rank_block(cols, prog, self.keys, s) or order_cycle(cols, prog, self.place, s)):
                 self.failed.add(k)
                 return False
         need = self.need
@@ -397,6 +551,8 @@ class _Exact:
 
 # ---------------------------------------------------------------- beam search
 
+BLOCKED_WEIGHT = 4.0
+
 def _session_playout(cols, prog, need, s, rng, noise):
     """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
     moves = []
@@ -450,11 +606,31 @@ def _session_playout(cols, prog, need, s, rng, noise):
         moves.append((c, j))
 
 
-def _score(cols, prog, s) -> float:
+def _score(cols, prog, s, need=None, blocked_weight: float = 4.0) -> float:
     """How promising a position at the start of session s looks (higher is better)."""
     sc = 10.0 * sum(prog)
+    dist = None
+    if need is not None and blocked_weight:
+        # how soon some pile wants each rank: a card lying in a frozen column above one that is
+        # wanted sooner holds it back, and only play can remove it
+        dist = [99] * 14
+        for j in range(NCOL):
+            p = prog[j]
+            nj = need[j]
+            for q in range(p, PILE_LEN):
+                r = nj[q]
+                if q - p < dist[r]:
+                    dist[r] = q - p
     for c, col in enumerate(cols):
         frozen = _frozen(c, s)
+        if frozen and dist is not None:
+            m = -1
+            for i in range(len(col) - 1, -1, -1):
+                d = dist[col[i]]
+                if d < m:
+                    sc -= blocked_weight
+                elif d > m:
+                    m = d
         for i, r in enumerate(col):
             if r == KING:
                 if frozen:
@@ -471,6 +647,7 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
     """A winning line found by beam search, or None; also the most cards played and that line."""
     need = [NEED[k] + (0,) for k in pos.keys]
     needs = _needs_after(pos.keys)
+    place = _places(pos.keys)
     beam = [([bytearray(c) for c in pos.cols], list(pos.prog), [])]
     s = pos.session
     best = sum(pos.prog)
@@ -480,7 +657,7 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
         for cols, prog, hist in beam:
             if s >= finish_from:
                 # near the end an exact search of the rest is cheap and beats random play-outs
-                if time.perf_counter() > deadline:
+                if _clock() > deadline:
                     return None, best, best_line
                 ex = _Exact(Compact([bytearray(c) for c in cols], pos.keys, list(prog), s),
                             deadline, finish_nodes)
@@ -492,7 +669,7 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
                 except _Budget:
                     best = max(best, ex.best)
             for _ in range(samples):
-                if time.perf_counter() > deadline:
+                if _clock() > deadline:
                     return None, best, best_line
                 c2 = [bytearray(c) for c in cols]
                 p2 = list(prog)
@@ -513,10 +690,11 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
             cols[s - 1] = bytearray()
             for i, r in enumerate(picked):
                 cols[redeal_target(i)].append(r)
-            if kings_relaxation(cols, prog, needs, s + 1, quick=True):
+            if (kings_relaxation(cols, prog, needs, s + 1, quick=True) and not rank_block(cols, prog, pos.keys, s + 1)
+                    and not order_cycle(cols, prog, place, s + 1)):
                 nxt.append((cols, prog, hist + [(-1, -1)]))
         s += 1
-        nxt.sort(key=lambda x: -_score(x[0], x[1], s))
+        nxt.sort(key=lambda x: -_score(x[0], x[1], s, need, BLOCKED_WEIGHT))
         beam = nxt[:width]
     return None, best, best_line
 
@@ -542,7 +720,7 @@ def verify_plan(state: State, plan: list[str]) -> bool:
 def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed: int = 0,
           beam_share: float = 0.85) -> Solution:
     """Can the deal still be won from ``state``? See the module notes."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     deadline = t0 + time_limit
     try:
         pos = compact(state)
@@ -572,7 +750,7 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         rng = random.Random(seed)
         width = 10
         beam_end = t0 + beam_share * time_limit
-        while verdict is None and time.perf_counter() < beam_end:
+        while verdict is None and _clock() < beam_end:
             bplan, bbest, bline = _beam(pos, beam_end, rng, width, max(6, width // 3))
             if bbest > best or not line:
                 line = bline
@@ -589,7 +767,7 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         except _Budget:
             pass
     best = max(best, ex.best)
-    secs = time.perf_counter() - t0
+    secs = _clock() - t0
     if verdict is True:
         if plan is None:
             plan = _notation(ex.path)

@@ -95,3 +95,24 @@ def brute_force_winnable(state: State) -> bool:
         return res
 
     return rec(state)
+
+
+def random_pickup_position(rng: random.Random, left_lo: int, left_hi: int, session: int) -> State:
+    """Like ``random_small_position``, but most cards lie in the column picked up at the end of ``session``.
+
+    That column is long enough (nine cards or more) for the redeal to send two of
+    its cards to the same column, the case the solver's fixed-order runs rely on.
+    """
+    ranks = rng.sample(range(1, 13), 8)
+    keys = [Card(r, rng.choice("shdc")).label for r in ranks]
+    while True:
+        heights = [rng.randint(8, 12) for _ in range(8)]
+        if left_lo <= sum(12 - h for h in heights) <= left_hi:
+            break
+    needed = [r for k, h in zip(ranks, heights) for r in pile_ranks(k)[h:]]
+    rng.shuffle(needed)
+    cols = [[] for _ in range(8)]
+    long_col = session - 1
+    for n, r in enumerate(needed):
+        cols[long_col if n < 9 or rng.random() < 0.5 else rng.randrange(8)].append(r)
+    return full_position(heights, cols, session, keys)

@@ -9,9 +9,10 @@ from advisor.cards import Card
 
 from advisor.catalogue import fact
 from advisor.engine import Board, State
-from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relaxation, solve, verify_plan,
-                                            _needs_after)
-from sw_positions import G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_small_position
+from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relaxation, order_cycle, rank_block,
+                                            solve, verify_plan, _needs_after, _places)
+from sw_positions import (G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_pickup_position,
+                          random_small_position)
 
 DONE = [12] * 7
 # Pile 8 is on key 7: A 8 2 9 3 10 4 J 5 Q 6 K; with 8 cards on it, it needs 5, Q, 6 and K.
@@ -135,6 +136,86 @@ def test_kings_relaxation_on_hand_made_positions():
     # in an earlier session the same column 1 is not frozen yet: the relaxation is optimistic
     early = compact(full_position(DONE + [8], [[5, 12, 6, 13]], session=1))
     assert kings_relaxation(early.cols, early.prog, needs, 1) is True
+
+
+def _cycle(st: State) -> bool:
+    p = compact(st)
+    return order_cycle(p.cols, p.prog, _places(p.keys), p.session)
+
+
+def test_order_cycle_on_hand_made_positions():
+    # the queen lies on the five in column 8, but the only pile left needs the five first
+    assert _cycle(full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 5, 12]], session=8))
+    assert not _cycle(full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 12, 5]], session=8))
+    # column 1 was dealt out long ago: six above queen above five, in reverse of the pile's order
+    assert _cycle(full_position(DONE + [8], [[5, 12, 6], [], [], [], [13]], session=6))
+    # the same cards in column 7 during session 6: its redeal can still reorder them
+    assert not _cycle(full_position(DONE + [8], [[], [], [], [], [13], [], [5, 12, 6]], session=6))
+    # a winnable position with two piles left: either king may finish either pile, and the
+    # cards with a single place lie in an order that fits their piles
+    assert pile_ranks(6)[10:] == [7, 13]
+    two = full_position(DONE[:6] + [10, 8], [[13], [5, 13], [7], [6, 12]], session=8)
+    assert not _cycle(two) and brute_force_winnable(two)
+
+
+def _rank_block(st: State) -> bool:
+    p = compact(st)
+    return rank_block(p.cols, p.prog, p.keys, p.session)
+
+
+def test_rank_block_on_hand_made_positions():
+    # Piles 3 (key A: J, Q, K to come) and 8 (key 7: Q, 6, K) both need a queen before their king,
+    # and each queen lies under a king in a column that no redeal will touch again.
+    assert pile_ranks(1)[9:] == [11, 12, 13] and pile_ranks(7)[9:] == [12, 6, 13]
+    heights = [12, 12, 9, 12, 12, 12, 12, 9]
+    st = full_position(heights, [[12, 13], [12, 13, 11, 6]], session=8)
+    assert _rank_block(st) and not _cycle(st)       # no card here has a single place to go
+    assert brute_force_winnable(st) is False
+    assert solve(st, 2.0).verdict == "no"
+    # a queen on top of its king instead: the first pile can take it
+    ok = full_position(heights, [[13, 12], [12, 13, 11, 6]], session=8)
+    assert not _rank_block(ok)
+    # the same cards in column 7 during session 7 may still be dealt apart
+    assert not _rank_block(full_position(heights, [[], [12, 13, 11, 6], [], [], [], [], [12, 13]], session=7))
+
+
+def test_rank_block_sees_the_order_a_redeal_will_keep():
+    # Piles 1 (key 5, from its queen on), 3 and 8 all need a queen before their king. Two queens lie
+    # under kings in frozen columns; the third is at the bottom of column 7 in session 7, and the
+    # king eight places above it will be dealt onto it (both go to column 1), so it stays covered.
+    assert pile_ranks(5)[3:] == [12, 4, 9, 1, 6, 11, 3, 8, 13]
+    heights = [3, 12, 9, 12, 12, 12, 12, 9]
+    col7 = [12, 4, 9, 1, 6, 11, 3, 8, 13]
+    st = full_position(heights, [[12, 13], [11, 6], [], [], [], [], col7, [12, 13]], session=7)
+    assert _rank_block(st)
+    assert brute_force_winnable(st) is False
+    # one card fewer in column 7: the king goes to column 8 instead, and the queen's fate is open
+    short = full_position(heights, [[12, 13], [11, 6, 4], [], [], [], [], [12, 9, 1, 6, 11, 3, 8, 13], [12, 13]],
+                          session=7)
+    assert not _rank_block(short)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dead_end_cuts_are_sound_when_a_long_column_is_picked_up(seed):
+    rng = random.Random(3000 + seed)
+    for _ in range(25):
+        st = random_pickup_position(rng, 10, 13, rng.choice((5, 6, 7)))
+        if _cycle(st) or _rank_block(st):
+            assert brute_force_winnable(st) is False, st.dumps()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dead_end_cuts_never_condemn_a_winnable_position(seed):
+    rng = random.Random(2000 + seed)
+    fired = {"cycle": 0, "block": 0}
+    for _ in range(40):
+        st = random_small_position(rng, 8, 16)
+        cyc, blk = _cycle(st), _rank_block(st)
+        if cyc or blk:
+            fired["cycle"] += cyc
+            fired["block"] += blk
+            assert brute_force_winnable(st) is False, st.dumps()
+    assert fired["cycle"] >= 1 and fired["block"] >= 1       # the sample must exercise both cuts
 
 
 # ------------------------------------------------------------ king-foresight
