@@ -149,7 +149,7 @@ def export_onnx(pt: Path, imgsz: int) -> Path:
 
 
 # ------------------------------------------------------------------ step 4
-def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool) -> dict:
+def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width: float) -> dict:
     from vision.classifier_train import extract_crops, train_classifier as fit
     names = work / "names.txt"
     X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
@@ -157,7 +157,7 @@ def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool) -> di
     log(f"classifier: {len(X)} training crops")
     Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False)
     summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
-                  batch=32 if smoke else 256)
+                  batch=32 if smoke else 256, width=width)
     summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
     return summary
 
@@ -203,7 +203,8 @@ def main(argv=None) -> int:
     ap.add_argument("--imgsz", type=int, default=320, help="detector input size: scenes are seen at imgsz/size scale")
     ap.add_argument("--epochs", type=int, default=40, help="upper bound; --hours usually decides")
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
-    ap.add_argument("--cls-epochs", type=int, default=8, help="index classifier epochs")
+    ap.add_argument("--cls-epochs", type=int, default=12, help="index classifier epochs")
+    ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -261,7 +262,8 @@ def main(argv=None) -> int:
     log("training the index classifier")
     cls_name = a.name.replace("detector", "classifier") if "detector" in a.name else a.name + "_classifier"
     t = time.time()
-    cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke)
+    cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
+                                   0.5 if a.smoke else a.cls_width)
     log(f"classifier trained in {time.time() - t:.0f}s")
     scene_scale = a.imgsz / a.size
     settings = {"classifier": f"{cls_name}.onnx", "scene_scale": scene_scale,

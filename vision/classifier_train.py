@@ -84,18 +84,22 @@ def extract_crops(images: Path, labels: Path, names: Path, copies: int = 3, back
     return np.stack(X), np.array(Y, np.int64)
 
 
-def build_net(n_classes: int = len(CLASSES)):
+def build_net(n_classes: int = len(CLASSES), width: float = 1.5):
+    """A plain VGG-like CNN.  Width 1 (16-32-64-128 channels) underfits the 53 classes
+    of 27 deck styles at every rotation: 58% on held-out decks after 8 epochs."""
     import torch.nn as nn
+
+    c1, c2, c3, c4 = (int(round(c * width)) for c in (16, 32, 64, 128))
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
-        *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-        *block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
-        nn.Linear(128, n_classes))
+        *block(3, c1), *block(c1, c1), nn.MaxPool2d(2),
+        *block(c1, c2), *block(c2, c2), nn.MaxPool2d(2),
+        *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),
+        *block(c3, c4), *block(c4, c4), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+        nn.Linear(c4, n_classes))
 
 
 def _augment(x, rng: np.random.Generator):
@@ -125,7 +129,7 @@ def _augment(x, rng: np.random.Generator):
 
 def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int = 12, batch: int = 256,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, val: tuple | None = None,
-                     log: Callable[[str], None] = print, minutes: float | None = None) -> dict:
+                     log: Callable[[str], None] = print, minutes: float | None = None, width: float = 1.5) -> dict:
     """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary."""
     import torch
     import torch.nn as nn
@@ -133,7 +137,7 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = build_net()
+    net = build_net(width=width)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(X) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -175,7 +179,7 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     dummy = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(net, dummy, str(out_onnx), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    return {"epochs": hist, "train_crops": int(len(X)), "seconds": round(time.time() - t0)}
+    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "seconds": round(time.time() - t0)}
 
 
 def accuracy(net, X: np.ndarray, Y: np.ndarray) -> float:

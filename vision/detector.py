@@ -115,7 +115,11 @@ class Detector:
         self.input_size = tile if self.dynamic else int(shp[2])
         self.names = names or list(LABELS)
         out_rows = self.session.get_outputs()[0].shape[1]
-        self.n_classes = out_rows - 4 if isinstance(out_rows, int) else len(self.names)
+        if not isinstance(out_rows, int):
+            # a dynamic export may leave even the row count symbolic: ask the model
+            probe = np.zeros((1, 3, 64, 64) if self.dynamic else (1, 3, self.input_size, self.input_size), np.float32)
+            out_rows = self.session.run(None, {self.input_name: probe})[0].shape[1]
+        self.n_classes = out_rows - 4
         self.classifier = None
         if self.n_classes == 1:
             from .classifier import IndexClassifier
@@ -254,6 +258,10 @@ def _default_detector(model: str | None) -> Detector:
     return Detector(model)
 
 
-def detect(image, conf: float | None = None, model: str | Path | None = None) -> list[Sighting]:
-    """Detect every visible corner index in ``image`` -> list of :class:`Sighting`."""
-    return _default_detector(str(model) if model else None)(image, conf=conf)
+def detect(image, conf: float | None = None, model: str | Path | None = None, scale: float | None = None
+           ) -> list[Sighting]:
+    """Detect every visible corner index in ``image`` -> list of :class:`Sighting`.
+
+    ``scale`` is for images whose index size is known (e.g. cut-outs of a 1080p table); by default
+    the photo's long side is brought to the model's working size."""
+    return _default_detector(str(model) if model else None)(image, conf=conf, scale=scale)

@@ -45,9 +45,6 @@ def test_nms_keeps_best_of_overlapping():
     assert nms(b, s, 0.5) == [1, 2]
 
 
-@pytest.mark.xfail(reason="the committed model is under-trained (1 h CPU run, synthetic mAP50 ~0.01): "
-                          "see models/MODEL_CARD.md; this is the quality bar a retrained model must pass",
-                   strict=False)
 def test_detector_finds_fixture_indices(det):
     """Committed rendered scenes (one from a held-out deck): most indices found, few false ones."""
     names = read_names(FIX / "names.txt")
@@ -55,8 +52,8 @@ def test_detector_finds_fixture_indices(det):
     for f in IMAGES:
         img = load_image(f)
         gt = read_yolo_labels(FIX / "labels" / f"{f.stem}.txt", names, img.shape[1], img.shape[0])
-        items.append((gt, det(img, conf=0.01)))
-    m = compute_metrics(items, conf=0.25)
+        items.append((gt, det(img, conf=0.01, scale=det.scene_scale)))
+    m = compute_metrics(items, conf=det.default_conf)
     assert m.boxes >= 50
     assert m.recall >= 0.6, m.as_dict()
     assert m.precision >= 0.6, m.as_dict()
@@ -64,7 +61,8 @@ def test_detector_finds_fixture_indices(det):
 
 def test_detect_api_returns_sightings():
     # a very low threshold so that even a weak model returns boxes: this checks the API, not accuracy
-    res = detect(str(IMAGES[0]), conf=0.001)
+    # the fixtures are 640 px cut-outs of a 1080p-sized table: the model's scene scale
+    res = detect(str(IMAGES[0]), conf=0.001, scale=Detector().scene_scale)
     assert res and all(isinstance(s, Sighting) for s in res)
     for s in res:
         assert s.label in LABELS and 0 < s.conf <= 1
