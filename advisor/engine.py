@@ -448,6 +448,15 @@ class Game(ABC):
     def deck(self) -> list[Card]:
         return full_deck(self.packs)
 
+    def could_hold(self, area: str, pile: int, depth: int, card: Card) -> bool:
+        """Whether the rules allow ``card`` at ``depth`` (0 = bottom) of pile ``pile`` of ``area``.
+
+        Used when unknown cards are filled in at random (search over sampled
+        worlds): a world the rules could never produce must not be sampled.
+        By default any card may lie anywhere.
+        """
+        return True
+
     def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
         """How many cards the rules put under ``top`` in the squared pile at ``loc``, or None if they cannot say.
 

@@ -95,9 +95,16 @@ def determinise(game: Game, state: State, rng: random.Random) -> State:
     pool = unseen_cards(game, state)
     rng.shuffle(pool)
     out = state.copy()
-    for (a, i, j), card in zip(holes, pool):
+    # The most constrained holes are filled first (in Kings a foundation slot
+    # holds one exact card and no king lies in the face-down pile); a hole no
+    # remaining card may fill takes any card rather than stay empty.
+    fits = {h: sum(game.could_hold(h[0], h[1], h[2], c) for c in pool) for h in holes}
+    for a, i, j in sorted(holes, key=lambda h: fits[h]):
+        if not pool:
+            break
+        k = next((n for n, c in enumerate(pool) if game.could_hold(a, i, j, c)), 0)
         s = out.areas[a][i][j]
-        out.areas[a][i][j] = type(s)(card, s.face_up)
+        out.areas[a][i][j] = type(s)(pool.pop(k), s.face_up)
     return out
 
 

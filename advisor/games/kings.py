@@ -300,6 +300,14 @@ class Kings(Game):
             order.append(i)
         return order, None
 
+    def could_hold(self, area: str, pile: int, depth: int, card: Card) -> bool:
+        # A king's column is built in one order from the king, so its every place names one card;
+        # and the kings all leave the pack before the count starts, so none is ever dealt or turned.
+        if area in KING_AREAS:
+            rank = 13 if depth == 0 else (13 - depth if area == LEFT else depth)
+            return card.suit == SUITS[pile] and card.rank == rank
+        return card.rank != 13
+
     def apply(self, state: State, move: Move) -> None:
         areas = state.areas
         info = state.info

@@ -188,3 +188,29 @@ def test_measure_uses_the_games_own_progress():
     assert "completion" in S.measure_name(get_game("kings"))
     g = get_game("poker-patience")
     assert S.measure(g, g.new(0)) == 0.0
+
+
+def test_sampled_worlds_keep_the_rules_on_where_a_card_may_lie():
+    """A photo may leave a king's place unread while the face-down pile is hidden: the kings
+    must not be drawn into the face-down pile (it never holds one), and the unread place
+    of a king's column holds the one card its building order puts there."""
+    from advisor.engine import State
+    g = get_game("kings")
+    j = g.new(3).to_json()
+    j["areas"]["left-kings"][1] = ["?"]          # the K♥ of the left column not read
+    j["areas"]["right-kings"][3] = ["?"]         # nor the K♣ of the right one
+    down = j["areas"]["face-down"][0]
+    # all but the top face-down card unknown: the turn is legal, the later ones are sampled
+    j["areas"]["face-down"][0] = ["~"] * (len(down) - 1) + [down[-1]]
+    state = State.from_json(j)
+    assert not g.validate(state)
+    rng = random.Random(0)
+    for _ in range(30):
+        w = S.determinise(g, state, rng)
+        assert all(s.card.rank != 13 for s in w.areas["face-down"][0])
+        assert w.areas["left-kings"][1][0].card.label.startswith("Kh")
+        assert w.areas["right-kings"][3][0].card.label.startswith("Kc")
+    # the play-outs over such worlds turn many sampled cards: none may be a king
+    a = advise(state, [], search=True, budget=S.Budget(seconds=60.0, rollout_moves=400, max_candidates=6,
+                                                         max_playouts=20))
+    assert a.suggestions
