@@ -313,12 +313,28 @@ def decks_and_detector(args):
     return decks, detect
 
 
+def render_layout(gid: str, seed: int, deck, moves: int = 0, rotation: float = 15.0,
+                  tilt_deg=(35.0, 90.0), four_corners: bool | None = None):
+    """A seeded deal (``moves`` random moves in), laid out as its game says and photographed.
+
+    Returns (truth, scene, camera, numpy rng).  ``four_corners=None`` draws it (30 % of layouts)."""
+    from vision.synth import render_scene
+    rng = random.Random(seed * 104729 + 7)
+    nrng = np.random.default_rng(seed)
+    truth = make_state(gid, seed, moves)
+    pl = layout_placements(truth, deck.aspect, rng)
+    cam = table_camera(rng, pl, deck.aspect, tilt_deg=tilt_deg, rotation=rotation)
+    if four_corners is None:
+        four_corners = rng.random() < 0.3
+    scene = render_scene(pl, deck, cam, nrng, four_corners=four_corners, clutter=0)
+    return truth, scene, cam, nrng
+
+
 def run_render(args) -> dict:
     import cv2
 
-    from vision.synth import jpeg, render_scene
+    from vision.synth import jpeg
     decks, detect = decks_and_detector(args)
-    from vision.reading import read_layout
     results = {}
     save = Path(args.save) if args.save else None
     if save:
@@ -327,13 +343,8 @@ def run_render(args) -> dict:
         tally = Tally()
         for n in range(args.layouts):
             seed = args.seed + n
-            rng = random.Random(seed * 104729 + 7)
-            nrng = np.random.default_rng(seed)
-            truth = make_state(gid, seed, args.moves)
             deck = decks[n % len(decks)]
-            pl = layout_placements(truth, deck.aspect, rng)
-            cam = table_camera(rng, pl, deck.aspect, rotation=args.rotation)
-            scene = render_scene(pl, deck, cam, nrng, four_corners=rng.random() < 0.3, clutter=0)
+            truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation)
             image = jpeg(scene.image, nrng, 70, 95)
             if save and n < args.save_count:
                 cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)
@@ -364,19 +375,14 @@ def run_fixture(args) -> dict:
     """Render dealt layouts of one game until one is read exactly; write it as a JPEG test fixture."""
     import cv2
 
-    from vision.synth import render_scene
     from vision.types import Sighting
     decks, detect = decks_and_detector(args)
     tried = []
     for n in range(args.tries):
         seed = args.seed + n
-        rng = random.Random(seed * 104729 + 7)
-        nrng = np.random.default_rng(seed)
-        truth = make_state(args.game, seed, 0)
         deck = decks[n % len(decks)]
-        pl = layout_placements(truth, deck.aspect, rng)
-        cam = table_camera(rng, pl, deck.aspect, tilt_deg=tuple(args.tilt), rotation=args.rotation)
-        scene = render_scene(pl, deck, cam, nrng, four_corners=False, clutter=0)
+        truth, scene, _, _ = render_layout(args.game, seed, deck, 0, rotation=args.rotation,
+                                           tilt_deg=tuple(args.tilt), four_corners=False)
         ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         if detect is None:

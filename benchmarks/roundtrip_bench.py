@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import random
 import statistics
 import sys
 import tempfile
@@ -29,22 +28,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 def rendered_photos(game: str, n: int, seed: int) -> list[bytes]:
     import cv2
-    import numpy as np
 
     import reading_bench as rb
     from vision.decks import HELDOUT_DECKS
-    from vision.synth import render_scene
 
     decks = rb.load_decks(HELDOUT_DECKS)
     out = []
     for k in range(n):
-        s = seed + k
-        rng, nrng = random.Random(s * 104729 + 7), np.random.default_rng(s)
-        truth = rb.make_state(game, s, 0)
-        deck = decks[k % len(decks)]
-        pl = rb.layout_placements(truth, deck.aspect, rng)
-        cam = rb.table_camera(rng, pl, deck.aspect, rotation=15.0)
-        scene = render_scene(pl, deck, cam, nrng, four_corners=False, clutter=0)
+        _, scene, _, _ = rb.render_layout(game, seed + k, decks[k % len(decks)], four_corners=False)
         ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         out.append(buf.tobytes())
     return out

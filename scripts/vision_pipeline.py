@@ -165,14 +165,10 @@ def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width
 def crop_accuracy(classifier: Path, d: Path, names: Path) -> dict:
     """The classifier alone on the ground-truth boxes of a labelled folder (how well it names a card
     when the box is right)."""
-    import numpy as np
-    from vision.classifier import CLASSES, IndexClassifier, softmax, to_input
+    from vision.classifier import IndexClassifier
     from vision.classifier_train import extract_crops
     X, Y = extract_crops(d / "images", d / "labels", names, jitter=False)
-    c = IndexClassifier(classifier)
-    P = np.concatenate([softmax(c.session.run(None, {c.input_name: to_input(X[i:i + 512])})[0])
-                        for i in range(0, len(X), 512)]) if len(X) else np.zeros((0, len(CLASSES)))
-    right = int((P.argmax(1) == Y).sum())
+    right = int((IndexClassifier(classifier).classify(X).argmax(1) == Y).sum())
     return {"crops": int(len(X)), "accuracy": round(right / max(1, len(X)), 4)}
 
 

@@ -77,8 +77,12 @@ class IndexClassifier:
     def probabilities(self, img: np.ndarray, boxes) -> np.ndarray:
         if len(boxes) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        crops = np.stack([crop_index(img, b, self.size) for b in boxes])
-        out = []
-        for i in range(0, len(crops), 256):
-            out.append(self.session.run(None, {self.input_name: to_input(crops[i:i + 256])})[0])
+        return self.classify(np.stack([crop_index(img, b, self.size) for b in boxes]))
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """Crops already cut by :func:`crop_index` (N, S, S, 3) -> (N, 53) probabilities."""
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        out = [self.session.run(None, {self.input_name: to_input(crops[i:i + 256])})[0]
+               for i in range(0, len(crops), 256)]
         return softmax(np.concatenate(out))

@@ -160,7 +160,6 @@ class Detector:
         H, W = img.shape[:2]
         s = scale if scale else min(1.0, self.max_side / max(H, W))
         work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA) if s != 1 else img
-        h, w = work.shape[:2]
         # the first stage keeps weak boxes when a classifier follows: the final
         # confidence is the product of both stages
         first = min(conf, 0.1) if self.classifier else conf

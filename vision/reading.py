@@ -440,11 +440,8 @@ class _Arrays:
 
 def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     """Share of cards that sit where the layout can hold them (fans must start at their head)."""
-    try:
-        tab = _apply(np.linalg.inv(H), q)
-    except np.linalg.LinAlgError:
-        return 0.0
-    if not np.isfinite(tab).all():
+    tab = _on_table(H, q)
+    if tab is None:
         return 0.0
     arr = _Arrays.of(pl)
     owner, along, ok = _locate(tab, pl)
@@ -501,13 +498,17 @@ INDEX_HEIGHT_RANGE = (0.12, 0.7)    # card widths: index heights an alignment ma
 
 def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     """Share of cards that sit where the layout can hold them."""
+    tab = _on_table(H, q)
+    return 0.0 if tab is None else float(_locate(tab, pl)[2].mean())
+
+
+def _on_table(H: np.ndarray, q: np.ndarray) -> np.ndarray | None:
+    """Photo points ``q`` on the table under the alignment ``H``; None when ``H`` maps them nowhere."""
     try:
         tab = _apply(np.linalg.inv(H), q)
     except np.linalg.LinAlgError:
-        return 0.0
-    if not np.isfinite(tab).all():
-        return 0.0
-    return float(_locate(tab, pl)[2].mean())
+        return None
+    return tab if np.isfinite(tab).all() else None
 
 
 def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray]:

@@ -56,17 +56,23 @@ def full_position(heights, columns, session, keys=KEYS8) -> State:
     return st
 
 
-def random_small_position(rng: random.Random, left_lo: int, left_hi: int, sessions=(5, 6, 7, 8)) -> State:
-    """A complete position with only a few cards left, scattered at random over the columns."""
+def _random_piles(rng: random.Random, left_lo: int, left_hi: int):
+    """Random key cards, pile heights leaving between ``left_lo`` and ``left_hi`` cards to play,
+    and the shuffled ranks of those cards."""
     ranks = rng.sample(range(1, 13), 8)
-    suits = "shdc"
-    keys = [Card(r, rng.choice(suits)).label for r in ranks]
+    keys = [Card(r, rng.choice("shdc")).label for r in ranks]
     while True:
         heights = [rng.randint(8, 12) for _ in range(8)]
         if left_lo <= sum(12 - h for h in heights) <= left_hi:
             break
     needed = [r for k, h in zip(ranks, heights) for r in pile_ranks(k)[h:]]
     rng.shuffle(needed)
+    return keys, heights, needed
+
+
+def random_small_position(rng: random.Random, left_lo: int, left_hi: int, sessions=(5, 6, 7, 8)) -> State:
+    """A complete position with only a few cards left, scattered at random over the columns."""
+    keys, heights, needed = _random_piles(rng, left_lo, left_hi)
     cols = [[] for _ in range(8)]
     for r in needed:
         cols[rng.randrange(8)].append(r)
@@ -103,14 +109,7 @@ def random_pickup_position(rng: random.Random, left_lo: int, left_hi: int, sessi
     That column is long enough (nine cards or more) for the redeal to send two of
     its cards to the same column, the case the solver's fixed-order runs rely on.
     """
-    ranks = rng.sample(range(1, 13), 8)
-    keys = [Card(r, rng.choice("shdc")).label for r in ranks]
-    while True:
-        heights = [rng.randint(8, 12) for _ in range(8)]
-        if left_lo <= sum(12 - h for h in heights) <= left_hi:
-            break
-    needed = [r for k, h in zip(ranks, heights) for r in pile_ranks(k)[h:]]
-    rng.shuffle(needed)
+    keys, heights, needed = _random_piles(rng, left_lo, left_hi)
     cols = [[] for _ in range(8)]
     long_col = session - 1
     for n, r in enumerate(needed):
