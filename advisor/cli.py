@@ -150,10 +150,11 @@ def cmd_bench_advice(args) -> int:
     rows = []
     kinds = args.players.split(",")
     for kind in kinds:
-        wins, times, done, cpu = 0, [], [], []
+        wins, times, done, cpu, per_deal = 0, [], [], [], []
         for i in range(args.deals):
             won, t, c, u = play_deal(game, args.seed + i, kind, budget, args.max_moves)
             wins += won
+            per_deal.append(bool(won))
             times.extend(t)
             cpu.extend(u)
             done.append(c)
@@ -164,17 +165,19 @@ def cmd_bench_advice(args) -> int:
                      "mean_completion": round(statistics.mean(done), 4),
                      "median_ms_per_decision": round(1000 * statistics.median(times), 3) if times else None,
                      "median_cpu_ms_per_decision": round(1000 * statistics.median(cpu), 3) if cpu else None,
-                     "decisions": len(times)})
+                     "decisions": len(times), "won_by_deal": per_deal})
     solver = exact_solver(game.id)
     winnable = None
     if solver is not None and not args.no_solver:
         decided = won = 0
+        verdicts = []
         for i in range(args.deals):
             w = solution_json(run_solver(solver, game.new(args.seed + i), 1.0))["winnable"]
+            verdicts.append(w)
             decided += w is not None
             won += bool(w)
             _progress(i + 1, args.deals, "solver")
-        winnable = {"decided": decided, "winnable": won, "deals": args.deals}
+        winnable = {"decided": decided, "winnable": won, "deals": args.deals, "winnable_by_deal": verdicts}
     result = {"game": game.id, "seed": args.seed, "budget_ms": args.budget_ms, "clock": args.clock,
               "max_moves": args.max_moves,
               "advice": "tips only" if args.budget_ms <= 0 else f"tips + search, {args.budget_ms:g} ms/decision ({args.clock} clock)",

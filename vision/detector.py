@@ -97,7 +97,7 @@ class Detector:
 
     def __init__(self, model: str | Path | None = None, names: list[str] | None = None,
                  tile: int = 640, overlap: int = 96, max_side: int | None = None, threads: int | None = None,
-                 mode: str | None = None, classifier: str | Path | None = None):
+                 mode: str | None = None, classifier: str | Path | None = None, index_px: float | None = None):
         import onnxruntime as ort
 
         path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
@@ -132,6 +132,8 @@ class Detector:
             raise VisionError(f"{path} has {self.n_classes} classes, expected {len(self.names)} card labels")
         self.tile = TileSpec(self.input_size, overlap)
         self.max_side = int(max_side or cfg.get("max_side", 1920))
+        # typical corner-index length (px, at the model's input) to bring every photo to; 0: no second look
+        self.index_px = float(cfg.get("index_px", 0) if index_px is None else index_px)
         self.default_conf = float(cfg.get("conf", 0.25))
         self.scene_scale = float(cfg.get("scene_scale", self.max_side / 1920))
         # A model exported with dynamic shapes runs on the whole (scaled) photo in
@@ -151,23 +153,48 @@ class Detector:
 
     def __call__(self, image, conf: float | None = None, iou: float = 0.5, scale: float | None = None
                  ) -> list[Sighting]:
-        """``scale`` overrides the working scale (default: long side to ``max_side``, never enlarged);
-        the synthetic scenes, cut from 1080p-sized tables, are measured at ``self.scene_scale``."""
-        import cv2
+        """``scale`` fixes the working scale (default: long side to ``max_side``, never enlarged, then
+        rescaled to the model's index size, see :meth:`rescale`); the synthetic scenes, cut from
+        1080p-sized tables, are measured at ``self.scene_scale``."""
 
         conf = self.default_conf if conf is None else conf
         img = load_image(image)
         H, W = img.shape[:2]
-        s = scale if scale else min(1.0, self.max_side / max(H, W))
-        work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA) if s != 1 else img
         # the first stage keeps weak boxes when a classifier follows: the final
         # confidence is the product of both stages
         first = min(conf, 0.1) if self.classifier else conf
-        if self.mode == "full":
-            found = self._full(work, first, iou)
-        else:
-            found = self._tiles(work, first, iou)
+        s = scale if scale else min(1.0, self.max_side / max(H, W))
+        found = self._find(img, s, first, iou)
+        if not scale and self.index_px:
+            s2 = self.rescale(found, s)
+            if s2 != s:
+                s, found = s2, self._find(img, s2, first, iou)
         return self._name(img, found, s, conf)
+
+    def rescale(self, found, s: float) -> float:
+        """The working scale at which the indices found at scale ``s`` would be ``index_px`` long.
+
+        A one-class index finder is sensitive to the size of what it looks for, and
+        that size depends on the camera's distance and resolution, not on the photo's
+        pixel count: so the photo is looked at once, the typical index measured, and
+        looked at again at the scale the model knows best (unless it already is)."""
+        if found is None:
+            return s
+        B, S, _ = found
+        sure = S >= 0.3
+        if sure.sum() < 6:
+            return s
+        long_side = np.maximum(B[sure, 2] - B[sure, 0], B[sure, 3] - B[sure, 1])
+        s2 = float(np.clip(s * self.index_px / np.median(long_side), 0.08, 1.5))
+        return s if abs(np.log(s2 / s)) < np.log(1.2) else s2
+
+    def _find(self, img: np.ndarray, s: float, conf: float, iou: float):
+        import cv2
+
+        H, W = img.shape[:2]
+        work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+                          ) if s != 1 else img
+        return self._full(work, conf, iou) if self.mode == "full" else self._tiles(work, conf, iou)
 
     def _tiles(self, work: np.ndarray, conf: float, iou: float):
         h, w = work.shape[:2]

@@ -59,6 +59,36 @@ def test_detector_finds_fixture_indices(det):
     assert m.precision >= 0.6, m.as_dict()
 
 
+def test_rescale_brings_the_typical_index_to_the_models_size(det):
+    """The second look: indices found 32 px long at scale 0.5, a model that knows 16 px -> scale 0.25."""
+    px = det.index_px or 16.0
+    boxes = np.array([[0, 0, 2 * px * 0.4, 2 * px]] * 8, float)
+    found = (boxes, np.full(8, 0.9), np.zeros(8, int))
+    d = Detector(index_px=px)
+    assert d.rescale(found, 0.5) == pytest.approx(0.25)
+    assert d.rescale((boxes / 2, found[1], found[2]), 0.5) == 0.5     # already the right size: no second look
+    assert d.rescale((boxes, np.full(8, 0.1), found[2]), 0.5) == 0.5  # nothing sure enough to measure
+    assert d.rescale(None, 0.5) == 0.5
+
+
+def test_a_closer_camera_still_finds_the_indices(det):
+    """The same table photographed twice as close (the fixture blown up 2x): with the second look
+    the detector finds about as much as at the scale it was made for; at a fixed scale it would not."""
+    assert det.index_px > 0, "the bundled settings should enable the second look"
+    names = read_names(FIX / "names.txt")
+    near, fixed = [], []
+    for f in IMAGES:
+        img = load_image(f)
+        big = cv2.resize(img, None, fx=4.0, fy=4.0, interpolation=cv2.INTER_CUBIC)  # 2x the 1080p-sized table
+        gt = [(lab, tuple(4 * v for v in box)) for lab, box in
+              read_yolo_labels(FIX / "labels" / f"{f.stem}.txt", names, img.shape[1], img.shape[0])]
+        near.append((gt, det(big, conf=0.01)))
+        fixed.append((gt, Detector(index_px=0)(big, conf=0.01)))
+    m, m_fixed = compute_metrics(near, conf=det.default_conf), compute_metrics(fixed, conf=det.default_conf)
+    assert m.recall >= 0.6 and m.precision >= 0.6, m.as_dict()
+    assert m.recall > m_fixed.recall + 0.2, (m.as_dict(), m_fixed.as_dict())
+
+
 def test_detect_api_returns_sightings():
     # a very low threshold so that even a weak model returns boxes: this checks the API, not accuracy
     # the fixtures are 640 px cut-outs of a 1080p-sized table: the model's scene scale
