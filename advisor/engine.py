@@ -516,7 +516,7 @@ class Game(ABC):
             allowed = deck.get(face, 0)
             if n > allowed:
                 card = Card(*face)
-                problems.append(f"{_count_word(n)} {card.pretty} seen in a {_count_word(self.packs)}-pack game" if allowed
+                problems.append(f"{count_word(n)} {card.pretty} seen in a {count_word(self.packs)}-pack game" if allowed
                                 else f"{card.pretty} is not in this game's deck")
         copies = Counter(c for c in state.known_cards() if c.copy)
         for c, n in copies.items():
@@ -551,8 +551,12 @@ class Game(ABC):
                              "choices": list(o.choices) if o.choices else None} for o in self.option_list]}
 
 
-def _count_word(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def count_word(n: int) -> str:
+    """'three 7♠', not '3 7♠': a count next to a card's rank reads badly in figures."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
 # --------------------------------------------------------------------- board

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from advisor.cards import Card
-from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, get_game
+from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, count_word, get_game
 
 # Where the top-left index centre lies on a card, in card widths from its top-left corner,
 # and the offset to the opposite (rotated) index. Typical of the decks we train on.
@@ -809,7 +809,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
             card = Card(*face)
             for _, a, i, j in lst[limit.get(face, 0):]:
                 areas[a][i][j] = Slot(None, True)
-                doubts.append(Doubt(f"{_count(len(lst))} {card.pretty} seen in a {_count(game.packs)}-pack game: "
+                doubts.append(Doubt(f"{count_word(len(lst))} {card.pretty} seen in a {count_word(game.packs)}-pack game: "
                                     f"{a} {i + 1}, card {j + 1} is the least certain and is marked unreadable",
                                     a, i, j, "too-many-copies"))
     # Low confidence cards.
@@ -993,10 +993,6 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
         areas[hidden_areas[0].name][0].extend([Slot(None, False)] * (deck - total))
 
 
-def _count(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
-
-
 # ------------------------------------------------------- 5. explain changes
 
 def explain_changes(previous: State, current: State) -> list[Change]:
@@ -1095,7 +1091,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if _fit_share(H, q, pl) < 0.6 or not _plausible_size(H, sightings):
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
-        problems = sum(1 for d in r.doubts if d.kind == "impossible")
+        # what the rules found impossible, before or after the repair, counts against an alignment
+        problems = sum(1 for d in r.doubts if d.kind in ("impossible", "impossible-read"))
         tried.append((fit - PROBLEM_COST * min(problems, 5), fit, r))
     if not tried:
         n = len(group_cards(sightings, scale))
@@ -1127,11 +1124,93 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     state, conf, doubts = compose(game, options, piles, previous, in_view)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
+    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options))
     problems = game.validate(state)
     if problems:
         doubts.extend(Doubt(p, kind="impossible") for p in problems)
     changes = explain_changes(previous, state) if previous is not None else []
     return Reading(state, conf, doubts, changes, sightings, "")
+
+
+MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
+REPAIR_BELOW = 0.75  # a card read surer than this is never overruled: the fault is more likely where it was placed
+
+
+def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State) -> None:
+    """Let the rules undo what the photo cannot be: the reading is the player's to correct, so it
+    should be a state the game allows, with every guess the rules forced said out loud.
+
+    1. More cards than the game has: the unreadable places the reader put where a fan seemed
+       to skip an index are the weakest evidence; they go first, from the fans that run longest
+       beyond what the deal (or the last photo) had there.
+    2. Anything else the game's ``validate`` objects to (a fourth 7♠, two Senior Wrangler keys
+       of one rank): the seen card whose blanking removes the most objections, least sure first,
+       is marked unreadable, until nothing is objected to or nothing helps. Only cards the
+       detector was unsure of are candidates; what remains is left to the player as a doubt.
+    """
+    excess = state.card_count() - len(game.deck())
+    dropped: Counter = Counter()
+    while excess > 0:
+        def over(d: Doubt) -> int:
+            had = template.areas.get(d.area, [])
+            return len(state.areas[d.area][d.pile]) - (len(had[d.pile]) if d.pile < len(had) else 0)
+        # only from fans longer than they were: elsewhere the excess is another guess's (a squared pile's depth)
+        holes = [d for d in doubts if d.kind == "unreadable" and d.index is not None
+                 and state.areas[d.area][d.pile][d.index].card is None and over(d) > 0]
+        if not holes:
+            break
+        d = max(holes, key=lambda d: (over(d), d.index))
+        _drop_slot(state, conf, doubts, d.area, d.pile, d.index)
+        dropped[(d.area, d.pile)] += 1
+        excess -= 1
+    for (a, i), n in sorted(dropped.items()):
+        doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: {count_word(n)} unreadable place(s) left out, since the layout "
+                            f"would otherwise hold more cards than the game's {len(game.deck())}: check its length",
+                            a, i, None, "count"))
+    problems = game.validate(state)
+    if not problems:
+        return
+    def blanked(k: tuple[str, int, int]) -> list[str]:
+        a, i, j = k
+        slot = state.areas[a][i][j]
+        state.areas[a][i][j] = Slot(None, slot.face_up)
+        left = game.validate(state)
+        state.areas[a][i][j] = slot
+        return left
+    # one pass over every card seen finds those whose blanking helps at all; the greedy rounds look at those only
+    helpful = [k for _, k in sorted((c, k) for k, c in conf.items()
+                                    if c < REPAIR_BELOW and state.areas[k[0]][k[1]][k[2]].card is not None)
+               if len(blanked(k)) < len(problems)]
+    for _ in range(MAX_REPAIRS):
+        best = None
+        for k in helpful:
+            if state.areas[k[0]][k[1]][k[2]].card is None:
+                continue
+            left = blanked(k)
+            if len(left) < len(problems) and (best is None or len(left) < len(best[1])):
+                best = (k, left)
+        if best is None:
+            break
+        (a, i, j), left = best
+        card = state.areas[a][i][j].card
+        state.areas[a][i][j] = Slot(None, state.areas[a][i][j].face_up)
+        why = "; ".join(p for p in problems if p not in left) or problems[0]
+        doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: read as {card.pretty}, but {why}; "
+                            "marked unreadable", a, i, j, "impossible-read"))
+        problems = left
+        if not problems:
+            break
+
+
+def _drop_slot(state: State, conf: dict, doubts: list[Doubt], a: str, i: int, j: int) -> None:
+    """Remove one place from a pile, and keep every doubt and confidence pointing at the same cards."""
+    del state.areas[a][i][j]
+    doubts[:] = [d for d in doubts if not (d.area == a and d.pile == i and d.index == j)]
+    for d in doubts:
+        if d.area == a and d.pile == i and d.index is not None and d.index > j:
+            d.index -= 1
+    for k in sorted([k for k in conf if k[0] == a and k[1] == i and k[2] > j]):
+        conf[(a, i, k[2] - 1)] = conf.pop(k)
 
 
 def _places_in_view(layout: Layout, H: np.ndarray, size: tuple[int, int] | None) -> set[tuple[str, int]]:
