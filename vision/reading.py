@@ -819,7 +819,12 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
             doubts.append(Doubt(f"{a} {i + 1}, card {j + 1}: index unclear (read as {s.card.pretty}, {c:.0%} sure)", a, i, j, "low-confidence"))
     state = State(game.id, areas, dict(previous.info) if previous is not None else game.photo_info(template), dict(options))
     if previous is None:
-        doubts.extend(_fit_depths(game, state, [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]))
+        squared = [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]
+        tops = {k: len(state.areas[k[0]][k[1]]) - 1 for k in squared}
+        doubts.extend(_fit_depths(game, state, squared))
+        for (a, i), j in tops.items():   # the top card's place moved with the depth found under it
+            if (a, i, j) in conf:
+                conf[(a, i, len(state.areas[a][i]) - 1)] = conf.pop((a, i, j))
     # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
     _balance(game, layout, state.areas, doubts)
     return state, conf, doubts
@@ -1133,7 +1138,7 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
 
 
 MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
-REPAIR_BELOW = 0.75  # a card read surer than this is never overruled: the fault is more likely where it was placed
+REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
 
 
 def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State) -> None:
@@ -1146,7 +1151,8 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
     2. Anything else the game's ``validate`` objects to (a fourth 7♠, two Senior Wrangler keys
        of one rank): the seen card whose blanking removes the most objections, least sure first,
        is marked unreadable, until nothing is objected to or nothing helps. Only cards the
-       detector was unsure of are candidates; what remains is left to the player as a doubt.
+       detector was unsure of are candidates: an objection to a sure read more likely comes from
+       a guess elsewhere (how deep a squared pile is), and is left to the player as a doubt.
     """
     excess = state.card_count() - len(game.deck())
     dropped: Counter = Counter()
@@ -1168,8 +1174,12 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
                             f"would otherwise hold more cards than the game's {len(game.deck())}: check its length",
                             a, i, None, "count"))
     problems = game.validate(state)
-    if not problems:
-        return
+    if problems:
+        _blank_until_possible(game, state, conf, doubts, problems, REPAIR_BELOW)
+
+
+def _blank_until_possible(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str],
+                          below: float) -> list[str]:
     def blanked(k: tuple[str, int, int]) -> list[str]:
         a, i, j = k
         slot = state.areas[a][i][j]
@@ -1177,9 +1187,9 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         left = game.validate(state)
         state.areas[a][i][j] = slot
         return left
-    # one pass over every card seen finds those whose blanking helps at all; the greedy rounds look at those only
+    # one pass over the cards seen finds those whose blanking helps at all; the greedy rounds look at those only
     helpful = [k for _, k in sorted((c, k) for k, c in conf.items()
-                                    if c < REPAIR_BELOW and state.areas[k[0]][k[1]][k[2]].card is not None)
+                                    if c < below and state.areas[k[0]][k[1]][k[2]].card is not None)
                if len(blanked(k)) < len(problems)]
     for _ in range(MAX_REPAIRS):
         best = None
@@ -1200,6 +1210,7 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         problems = left
         if not problems:
             break
+    return problems
 
 
 def _drop_slot(state: State, conf: dict, doubts: list[Doubt], a: str, i: int, j: int) -> None:

@@ -20,14 +20,15 @@ IMAGE_SUFFIX = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp", "MPO": ".jpg", "
 
 
 class ApiError(Exception):
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, **extra):
         super().__init__(message)
         self.status = status
+        self.extra = extra     # more for the page to show (e.g. what a refused photo reading saw)
 
 
 @bp.errorhandler(ApiError)
 def _api_error(e: ApiError):
-    return jsonify(error=str(e)), e.status
+    return jsonify(error=str(e), **e.extra), e.status
 
 
 @bp.errorhandler(PatienceError)
@@ -297,8 +298,16 @@ def photo(sid):
     elapsed = time.perf_counter() - t0
     rj = reading.to_json() if hasattr(reading, "to_json") else reading
     pid = store().save_photo(sid, data, suffix) if keep else None
+    seen = {**rj, "state": None, "photo": pid, "seconds": round(elapsed, 3)}
     if rj.get("state") is None:
-        raise ApiError(rj.get("message") or "no layout of this game was found in the photo", 422)
+        raise ApiError(rj.get("message") or "no layout of this game was found in the photo", 422, reading=seen)
+    # A reading the rules cannot hold is shown, not kept: the session's last good state stays current.
+    problems = get_game(s["game"]).validate(State.from_json(rj["state"], check=False))
+    if problems:
+        raise ApiError("what the photo shows cannot be a " + get_game(s["game"]).name + " layout as read ("
+                       + "; ".join(problems[:3]) + "). The doubts say which cards to check; take another photo "
+                       "with every card index in view, or deal a practice layout to correct by hand.", 422,
+                       reading={**seen, "doubts": rj.get("doubts", [])})
     store().append(sid, "reading", {"photo": pid, "doubts": rj.get("doubts", []), "changes": rj.get("changes", []),
                                     "seconds": round(elapsed, 3)}, rj["state"])
     view = _session_view(sid)

@@ -10,13 +10,20 @@ def _sw():
     return game, game.new(3)
 
 
+def _two_keys_of_one_rank(state):
+    """Swap key 8 with a column card of key 1's rank: a misread that breaks only the keys' rule."""
+    k1 = state.areas["key"][0][0].card
+    i, j = next((i, j) for i, col in enumerate(state.areas["column"]) for j, s in enumerate(col)
+                if s.card.rank == k1.rank)
+    state.areas["key"][7][0], state.areas["column"][i][j] = state.areas["column"][i][j], state.areas["key"][7][0]
+    return k1, state.areas["key"][7][0].card
+
+
 def test_a_key_of_a_repeated_rank_is_blanked_when_unsure():
     game, state = _sw()
     template = state.copy()
-    k1 = state.areas["key"][0][0].card
-    twin = next(c for c in game.deck() if c.rank == k1.rank and c.face != k1.face)
-    state.areas["key"][7][0] = Slot(twin, True)   # misread: two keys of one rank
-    assert game.validate(state)
+    k1, twin = _two_keys_of_one_rank(state)
+    assert len(game.validate(state)) == 1
     conf = {("key", i, 0): 0.9 for i in range(8)}
     conf[("key", 7, 0)] = 0.3
     doubts: list[Doubt] = []
@@ -31,13 +38,13 @@ def test_a_key_of_a_repeated_rank_is_blanked_when_unsure():
 def test_a_sure_read_is_not_overruled():
     game, state = _sw()
     template = state.copy()
-    k1 = state.areas["key"][0][0].card
-    twin = next(c for c in game.deck() if c.rank == k1.rank and c.face != k1.face)
-    state.areas["key"][7][0] = Slot(twin, True)
+    k1, twin = _two_keys_of_one_rank(state)
     conf = {("key", i, 0): 0.95 for i in range(8)}
+    conf[("column", 0, 0)] = 0.2     # unsure, but blanking it would not help
     doubts: list[Doubt] = []
     repair(game, state, conf, doubts, template)
-    assert state.areas["key"][7][0].card == twin          # left to the player
+    assert state.areas["key"][0][0].card == k1 and state.areas["key"][7][0].card == twin   # left to the player
+    assert state.areas["column"][0][0].card is not None
     assert game.validate(state) and not doubts
 
 

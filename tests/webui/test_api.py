@@ -194,3 +194,30 @@ def test_pairing_token_is_required_on_the_lan(tmp_path):
     assert c.get("/api/games", headers={"X-Pairing-Token": "s3cret"}).status_code == 200
     r = c.get("/?token=s3cret")
     assert r.status_code == 200 and "pairing=s3cret" in r.headers.get("Set-Cookie", "")
+
+
+def test_an_impossible_reading_is_shown_but_not_kept(client, monkeypatch):
+    """A photo read into a state the rules refuse gets a 422 with what was seen (for the page to draw),
+    and the session keeps its last good state: one bad photo never spoils a game."""
+    import vision
+    from vision.reading import Doubt, Reading
+
+    sid = new_session(client)
+    before = client.get(f"/api/sessions/{sid}").json["state"]
+    game = get_game(GAME)
+    bad = game.new(3)
+    first = next(p for piles in bad.areas.values() for p in piles if p)
+    first.extend(first[-1:] * 2)        # the same card three times over: impossible in any game
+    sighting = type("S", (), {"label": "Qs", "box": (1.0, 2.0, 11.0, 22.0), "conf": 0.9})()
+    monkeypatch.setattr(vision, "read_layout", lambda data, g, previous=None: Reading(
+        bad, {}, [Doubt("column 1, card 3: index unclear", "column", 0, 2, "low-confidence")], [], [sighting], ""))
+    r = client.post(f"/api/sessions/{sid}/photo", data={"photo": (io.BytesIO(jpeg_bytes()), "x.jpg")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 422
+    assert "cannot be a" in r.json["error"] and game.validate(bad)[0] in r.json["error"]
+    seen = r.json["reading"]
+    assert seen["photo"] and seen["sightings"][0]["label"] == "Qs" and seen["doubts"][0]["index"] == 2
+    assert client.get(f"/api/sessions/{sid}/photos/{seen['photo']}").status_code == 200
+    view = client.get(f"/api/sessions/{sid}")
+    assert view.status_code == 200 and view.json["state"] == before
+    assert client.get(f"/api/sessions/{sid}/advice?seconds=0").status_code == 200

@@ -12,7 +12,7 @@ async function api(path, opts = {}) {
   const res = await fetch("/api" + path, opts);
   let body = null;
   try { body = await res.json(); } catch (e) { body = { error: `server answered ${res.status}` }; }
-  if (!res.ok) throw new Error(body.error || `error ${res.status}`);
+  if (!res.ok) { const err = new Error(body.error || `error ${res.status}`); err.body = body; throw err; }
   return body;
 }
 const post = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data || {}) });
@@ -224,7 +224,13 @@ async function sendPhoto(blob, name) {
     showPhoto(`/api/sessions/${view.session.id}/photos/${v.reading.photo}`, v.reading);
     render();
     say(`Read ${countCards(view.state)} cards${v.reading.doubts.length ? `, with ${v.reading.doubts.length} doubt(s) to check` : ""}.`, true);
-  } catch (e) { say(e.message); }
+  } catch (e) {
+    // A refused reading still shows what was seen on the photo, and why it was refused.
+    const r = e.body && e.body.reading;
+    if (r && r.photo) { lastReading = r; showPhoto(`/api/sessions/${view.session.id}/photos/${r.photo}`, r); }
+    if (r && r.doubts && r.doubts.length) showDoubts(r.doubts);
+    say(e.message);
+  }
   finally { $("busy").hidden = true; }
 }
 function countCards(state) { return Object.values(state.areas).reduce((a, piles) => a + piles.reduce((b, p) => b + p.length, 0), 0); }
