@@ -554,6 +554,11 @@ class Game(ABC):
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
+def a_or_an(name: str) -> str:
+    """'an Aunty Allis layout', 'a Kings layout'."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 def count_word(n: int) -> str:
     """'three 7♠', not '3 7♠': a count next to a card's rank reads badly in figures."""
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)

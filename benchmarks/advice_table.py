@@ -96,7 +96,7 @@ def table(args) -> int:
             print(f"| {g} | {name} | {n} ({lo_seed}–{hi_seed}) | {w} | {100 * w / n:.1f}% | "
                   f"{100 * lo:.1f}–{100 * hi:.1f}% | {comp:.3f} | {wall:.2f} | {cpu:.2f} |")
         solved = [r["solver"] for r in chunks if r.get("solver")]
-        if solved:
+        if solved and any(s["decided"] for s in solved):   # a solver that never decides says nothing
             n = sum(s["deals"] for s in solved)
             dec = sum(s["decided"] for s in solved)
             yes = sum(s["winnable"] for s in solved)

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from advisor.cards import Card
-from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, count_word, get_game
+from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, a_or_an, count_word, get_game
 
 # Where the top-left index centre lies on a card, in card widths from its top-left corner,
 # and the offset to the opposite (rotated) index. Typical of the decks we train on.
@@ -1102,7 +1102,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     if not tried:
         n = len(group_cards(sightings, scale))
         return Reading(None, sightings=sightings,
-                       message=f"this does not look like a {game.name} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
+                       message=f"this does not look like {a_or_an(game.name)} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
                                f"fit its areas. Check the chosen game, and photograph the whole layout.")
     tried.sort(key=lambda t: -t[0])
     score, fit, reading = tried[0]

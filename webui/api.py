@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, jsonify, request, send_file
 
 from advisor.advice import advise, nearest_legal
 from advisor.catalogue import entry
-from advisor.engine import PatienceError, State, games, get_game
+from advisor.engine import PatienceError, State, a_or_an, games, get_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -304,7 +304,7 @@ def photo(sid):
     # A reading the rules cannot hold is shown, not kept: the session's last good state stays current.
     problems = get_game(s["game"]).validate(State.from_json(rj["state"], check=False))
     if problems:
-        raise ApiError("what the photo shows cannot be a " + get_game(s["game"]).name + " layout as read ("
+        raise ApiError(f"what the photo shows cannot be {a_or_an(get_game(s['game']).name)} layout as read ("
                        + "; ".join(problems[:3]) + "). The doubts say which cards to check; take another photo "
                        "with every card index in view, or deal a practice layout to correct by hand.", 422,
                        reading={**seen, "doubts": rj.get("doubts", [])})
