@@ -26,6 +26,9 @@ Scores (only their order matters):
     100      first move of an exact winning plan (stock used up, every card known)
     40       throw out an ace on top of the rubbish row
     35       play a relieved danger card before its twin
+    30       spend spaces well: fill a space with a starter lying as junk in another row (the space passes on,
+             seating two starters); build a card out of an operational row rather than its twin from the
+             rubbish row (it opens a place) - unless the twin lies on its own junior (tip 7)
     20-28    rescue a live (not dead) rubbish card: build it, or use it to fill a space
     18       open a place in an operational row for a live starter on top of the rubbish row
 """
@@ -349,6 +352,8 @@ def rescue_live_cards(ctx: Context):
         x = p[-1].card
         if st == "live" and _twin_must_go_first(s, a, i, len(p) - 1):
             continue
+        if _junk_twin_goes_first(s, legal, m):
+            continue
         under = len(p) - 1
         filling = not ctx.state.pile(m.dst)
         what = "fill the empty place with it" if filling else "build it"
@@ -381,6 +386,45 @@ def _twin_must_go_first(s: State, a: Analysis, i: int, j: int) -> bool:
         if (ti, tj) != (i, j) and c.face == x.face and a.of(ti, tj) in ("danger", "play-first"):
             return True
     return False
+
+
+def _junk_twin_goes_first(s: State, legal: list, m) -> bool:
+    """A junk card in an operational row can take the rubbish card's target pile (see spend-spaces-well)."""
+    if m.src.area != RUBBISH or m.dst.area not in ROWS or not s.pile(m.dst):
+        return False
+    if over_junior_of(s, m.src.index, len(s.areas[RUBBISH][m.src.index]) - 1) is not None:
+        return False    # tip 7: a card lying on its own junior goes first
+    return any(o.action == "move" and o.src.area in ROWS and o.dst == m.dst for o in legal)
+
+
+@BOOK.rule("spend-spaces-well", f"{SOURCE}, tip 2",
+           "Places for starters are what the game runs short of: fill a space with a starter lying as junk in "
+           "another row first (the space passes to that row, so one space seats two starters), and when the same "
+           "card could be built from the rubbish row or out of an operational row, build the one in the row, "
+           "which opens a place there.")
+def spend_spaces_well(ctx: Context):
+    s = _obs(ctx)
+    legal = ctx.game.legal_moves(ctx.state)
+    hole = vacancy(s)
+    for m in legal:
+        if m.action != "move" or m.src.area not in ROWS or m.dst.area == DISCARD:
+            continue
+        x = s.pile(m.src)[0].card
+        holder = ROW_WORD[m.src.area]
+        if hole is not None:
+            reason = (f"the {x.pretty} lies as junk in the {holder}: moving it into the space seats it and passes "
+                      f"the space on to the {holder}, so one space seats two starters, where a starter from the "
+                      "rubbish row would seat only one")
+            yield Suggestion(str(m), ctx.game.describe(ctx.state, m), reason, 30)
+            continue
+        twins = [o for o in legal if o.action == "move" and o.src.area == RUBBISH and o.dst == m.dst]
+        if not twins or not all(_junk_twin_goes_first(s, legal, o) for o in twins):
+            continue
+        where = ", ".join(f"rubbish {o.src.index + 1}" for o in twins)
+        reason = (f"the {x.pretty} could go on the pile in {m.dst.human()} from the {holder} or from {where}: "
+                  f"build the one in the {holder}, which opens a place there for a starter; the one in the rubbish "
+                  "row can wait for the other pile of its suit")
+        yield Suggestion(str(m), ctx.game.describe(ctx.state, m), reason, 30)
 
 
 @BOOK.rule("postpone-for-a-starter", f"{SOURCE}, tips 2 and 5",

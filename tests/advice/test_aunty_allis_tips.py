@@ -48,7 +48,7 @@ def suggested(advice):
 def test_every_tip_is_a_named_rule_with_its_source():
     names = [r.name for r in BOOK.rules]
     assert {"dead-cards", "danger-cards", "postpone-for-a-starter", "reshuffle-now", "play-order",
-            "rescue-live-cards", "throw-out-aces"} <= set(names)
+            "rescue-live-cards", "throw-out-aces", "spend-spaces-well"} <= set(names)
     assert all("Keeling" in r.source and r.summary for r in BOOK.rules)
 
 
@@ -179,6 +179,35 @@ def test_a_card_is_not_built_before_its_twin_lying_on_a_junior():
     a = tips(s)
     assert flags(a, "danger") == {("rubbish1", 1, "Kd", "danger", TURN_90)}
     assert suggested(a) == [("rubbish1>third1", "rescue-live-cards")]
+
+
+def test_a_space_is_filled_from_junk_in_another_row_before_the_rubbish_row():
+    # Second 1 is empty. The 3♣ on the rubbish row could fill it, but the 3♥ lying as junk in the first row can
+    # too, and the 2♦ on the rubbish row then fills first 3: one space seats two starters. The old advice took
+    # the 3♣ from the rubbish row and left the 3♥ stuck in the first row.
+    s = make(first={3: "3h"}, second={1: ""}, rubbish={1: "3c", 2: "2d"}, stock=8)
+    a = tips(s)
+    best = a.suggestions[0]
+    assert (best.move, best.rule) == ("first3>second1", "spend-spaces-well")
+    assert "two starters" in best.reason
+    assert ("rubbish1>second1", "rescue-live-cards") in suggested(a)     # still listed, below
+
+
+def test_a_card_is_built_out_of_an_operational_row_before_its_twin_on_the_rubbish_row():
+    # Both fives of clubs can go on the 2♣: the one in the rubbish row (live) and the one lying as junk in the
+    # second row. The old advice built the rubbish one, leaving the other stuck as junk; building the junk one
+    # opens second 2 for the 3♥ waiting on the rubbish row.
+    s = make(first={1: "2c"}, second={2: "5c"}, rubbish={1: "5c", 2: "3h"}, stock=8)
+    a = tips(s)
+    best = a.suggestions[0]
+    assert (best.move, best.rule) == ("second2>first1", "spend-spaces-well")
+    assert "opens a place" in best.reason
+    assert "rubbish1>first1" not in [m for m, _ in suggested(a)]
+    # but a twin lying on its own junior on the rubbish row still goes first (tip 7)
+    s = make(third={1: "4d 7d 10d"}, first={2: "Kd"}, rubbish={1: "10d Kd", 2: "2h"}, stock=8)
+    a = tips(s)
+    assert a.suggestions[0].move == "rubbish1>third1"
+    assert ("first2>third1", "spend-spaces-well") not in suggested(a)
 
 
 def test_postpone_keeping_the_only_opening_for_a_starter_still_to_come():
