@@ -313,8 +313,9 @@ def settle_and_evaluate(a, work: Path, out: Path, names: Path, cls_name: str, sc
         # the operating point is chosen on synthetic data only
         settings["conf"] = best_threshold(metrics["synthetic_val"])
         settings_path.write_text(json.dumps(settings, indent=2) + "\n")
-        metrics["synthetic_val"] = evaluate(onnx_path, work / "val" / "images", work / "val" / "labels", names,
-                                            scale=scene_scale)
+        # the same predictions, scored at the chosen threshold (no second pass over the images)
+        metrics["synthetic_val"].update(metrics["synthetic_val"]["pr_by_conf"][str(settings["conf"])],
+                                        conf=settings["conf"])
         log(f"synthetic_val: {metrics['synthetic_val']}")
         metrics["heldout_decks"] = evaluate(onnx_path, work / "heldout" / "images", work / "heldout" / "labels",
                                             names, scale=scene_scale)

@@ -1154,12 +1154,14 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
        detector was unsure of are candidates: an objection to a sure read more likely comes from
        a guess elsewhere (how deep a squared pile is), and is left to the player as a doubt.
     """
+    def over(d: Doubt) -> int:
+        """How many cards longer than the deal (or last photo) the doubted place's pile now is."""
+        had = template.areas.get(d.area, [])
+        return len(state.areas[d.area][d.pile]) - (len(had[d.pile]) if d.pile < len(had) else 0)
+
     excess = state.card_count() - len(game.deck())
     dropped: Counter = Counter()
     while excess > 0:
-        def over(d: Doubt) -> int:
-            had = template.areas.get(d.area, [])
-            return len(state.areas[d.area][d.pile]) - (len(had[d.pile]) if d.pile < len(had) else 0)
         # only from fans longer than they were: elsewhere the excess is another guess's (a squared pile's depth)
         holes = [d for d in doubts if d.kind == "unreadable" and d.index is not None
                  and state.areas[d.area][d.pile][d.index].card is None and over(d) > 0]

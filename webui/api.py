@@ -307,7 +307,7 @@ def photo(sid):
         raise ApiError(f"what the photo shows cannot be {a_or_an(get_game(s['game']).name)} layout as read ("
                        + "; ".join(problems[:3]) + "). The doubts say which cards to check; take another photo "
                        "with every card index in view, or deal a practice layout to correct by hand.", 422,
-                       reading={**seen, "doubts": rj.get("doubts", [])})
+                       reading=seen)
     store().append(sid, "reading", {"photo": pid, "doubts": rj.get("doubts", []), "changes": rj.get("changes", []),
                                     "seconds": round(elapsed, 3)}, rj["state"])
     view = _session_view(sid)
