@@ -43,6 +43,7 @@ MAX_FAN = 30
 MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
 SLACK = 0.08              # card widths a fan step may come up short before a missing card is counted
 MAX_GAP = 3.5             # fan steps between two cards seen in one fan (indices missed between them) before the chain breaks
+MAX_GAP_ALONE = 8.0       # the same, once the alignment is chosen, for a card no other pile could hold
 ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
 
 
@@ -263,15 +264,24 @@ def estimate_opposite(sightings: Sequence[Any], H: np.ndarray) -> np.ndarray:
         if len(idx) < 2:
             continue
         pts = tab[idx]
-        d = pts[None, :, :] - pts[:, None, :]
-        close = np.linalg.norm(d - OPPOSITE, axis=2) < OPPOSITE_SLACK
-        offs.extend(d[close])
+        d = (pts[None, :, :] - pts[:, None, :]).reshape(-1, 2)
+        lo, hi = OPPOSITE_RANGE
+        offs.extend(d[np.all((d > lo) & (d < hi), axis=1)])
     if len(offs) < 3:
         return OPPOSITE
-    return np.median(np.array(offs), axis=0)
+    # The deck's offset is the one most pairs agree on; other pairs are twins or chance.
+    offs = np.array(offs)
+    near = np.linalg.norm(offs[:, None, :] - offs[None, :, :], axis=2) < OPPOSITE_AGREE
+    k = int(np.argmax(near.sum(axis=1)))
+    if near[k].sum() < 3:
+        return OPPOSITE
+    return np.median(offs[near[k]], axis=0)
 
 
-OPPOSITE_SLACK = 0.3     # card widths a deck's index offset may differ from the usual one
+# Card widths: the offsets a deck's far index may have from its near one (decks: 0.74-0.84 across,
+# 0.85-1.25 down, as cards are 1.33-1.67 widths tall), and how closely pairs of one deck agree.
+OPPOSITE_RANGE = (np.array([0.55, 0.6]), np.array([1.0, 1.55]))
+OPPOSITE_AGREE = 0.1
 
 
 # -------------------------------------------------------------- 2. register
@@ -557,8 +567,9 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
     return owner, al, ok
 
 
-def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
+def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place], max_gap: float | None = None) -> np.ndarray:
     """Cards whose fan starts at the pile head without a long gap; squared places are always consistent."""
+    max_gap = MAX_GAP if max_gap is None else max_gap
     ok = owner >= 0
     flen = _Arrays.of(pl).flen
     fanned = (owner >= 0) & (flen[np.maximum(owner, 0)] > 0)
@@ -571,7 +582,7 @@ def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np
         start = 0.45 + (MAX_HIDDEN * fan if pl[k].area.face != "up" else 0.0)
         for n, c in enumerate(order):
             gap = along[c] - prev
-            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, MAX_GAP * fan)):
+            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, max_gap * fan)):
                 ok[order[n:]] = False
                 break
             prev = along[c]
@@ -690,15 +701,22 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray, opp: np.nda
         return piles, stray
     tab = _apply(np.linalg.inv(H), np.array([c.anchor for c in cards]))
     owner, along, ok = _locate(tab, pl)
-    # A card seen by one index only, that fits nowhere, may be a top card whose near index was missed:
-    # try it as the far (rotated) index.
-    lone = np.array([(owner[k] < 0 or not ok[k]) and len(c.boxes) == 1 for k, c in enumerate(cards)])
+    # A card seen by one index only, that fits nowhere, may show another corner than its top-left
+    # one: the far (rotated) index of a top card whose near index was missed, or, in decks with an
+    # index in all four corners, the top-right one of a card covered from below.
+    single = np.array([len(c.boxes) == 1 for c in cards])
+    lone = single & ((owner < 0) | ~ok)
     if lone.any():
-        tab2 = tab.copy()
-        tab2[lone] -= opp
+        tab2 = _other_corners(tab, lone, owner, along, ok, pl, opp)
         o2, a2, ok2 = _locate(tab2, pl)
         if ok2.sum() > ok.sum():
             tab, owner, along, ok = tab2, o2, a2, ok2
+    # Once the alignment is chosen, a card that fits one place only is no other pile's: several
+    # indices hidden in a row (a long gap) do not make it a stray. (Scoring alignments keeps the
+    # strict chain, or cards scattered anywhere would fit some layout.)
+    alone = np.isfinite(_place_costs(tab, pl)[0]).sum(axis=1) == 1
+    if (alone & ~ok & (owner >= 0)).any():
+        ok = ok | (alone & _consistent(owner, along, pl, MAX_GAP_ALONE))
     order = np.argsort(along)
     for k in order:
         c = cards[k]
@@ -710,6 +728,37 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray, opp: np.nda
             c.along = float(along[k])
             piles[(p.area.name, p.pile)].append(c)
     return piles, stray
+
+
+def _other_corners(tab: np.ndarray, lone: np.ndarray, owner: np.ndarray, along: np.ndarray, ok: np.ndarray,
+                   pl: Sequence[Place], opp: np.ndarray) -> np.ndarray:
+    """Table points with each ``lone`` card moved to the top-left index its seen corner implies.
+
+    A corner counts only where it can show: the next card of a fan covers every corner
+    further along the fan than one step (a column hides the lower corners of a covered
+    card, a row fanned sideways the right-hand ones), so such a corner must belong to the
+    exposed card of its pile. Of the corners that can show, the one seating the card
+    nearest a fan step is kept.
+    """
+    arr = _Arrays.of(pl)
+    out = tab.copy()
+    seated = (owner >= 0) & ok
+    for k in np.where(lone)[0]:
+        best, best_cost = None, np.inf
+        for off in (opp, np.array([opp[0], 0.0]), np.array([0.0, opp[1]])):
+            pt = tab[k] - off
+            cost, al = _place_costs(pt[None, :], pl)
+            j = int(np.argmin(cost[0]))
+            if not np.isfinite(cost[0, j]) or cost[0, j] >= best_cost:
+                continue
+            fl = arr.flen[j]
+            covered = fl > 0 and float(off @ arr.unit[j]) > fl
+            if covered and np.any(seated & (owner == j) & (along > al[0, j] + 0.5 * fl)):
+                continue        # a corner that only an exposed card shows, but cards lie on top of this one
+            best, best_cost = pt, cost[0, j]
+        if best is not None:
+            out[k] = best
+    return out
 
 
 def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
@@ -878,8 +927,9 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     step = _photo_step(gaps, flen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
+    slots = _fan_slots(np.array(alongs), step) if flen > 0 and len(gaps) else np.arange(len(seen))
     for n, c in enumerate(seen):
-        missing = lead if n == 0 else (int(round((gaps[n - 1] - SLACK) / step)) - 1 if flen > 0 and len(gaps) else 0)
+        missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
         for _ in range(max(0, missing)):
             pile.append(Slot(None, True))
             doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
@@ -890,22 +940,57 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     return pile
 
 
+def _fan_slots(along: np.ndarray, step: float) -> np.ndarray:
+    """Which fan place (counted from the first card seen) each card seen in one fan holds.
+
+    Each card is put on a grid of the photo's step, the grid refitted to the
+    cards (a line through place and distance along the fan) and the places read
+    again. Judging each card against the whole fan, not against its neighbour,
+    halves the effect of one index box that sits a little off.
+    """
+    rel = along - along[0]
+    n = np.r_[0, np.cumsum(np.maximum(1, np.round((np.diff(rel) - SLACK) / step)))]
+    for _ in range(3):
+        if len(n) >= 3 and n[-1] > 0:
+            s, b = np.polyfit(n, rel, 1)
+            s = float(np.clip(s, 0.8 * step, 1.25 * step))
+        else:
+            s, b = step, 0.0
+        m = np.round((rel - b) / s - SLACK / s)
+        m = m - m[0]
+        for k in range(1, len(m)):      # two cards cannot share a place
+            m[k] = max(m[k], m[k - 1] + 1)
+        if np.array_equal(m, n):
+            break
+        n = m
+    return n.astype(int)
+
+
 def _photo_step(gaps: np.ndarray, flen: float) -> float:
     """The fan step a photo shows, from the gaps between the cards seen in one fan.
 
     Players fan tighter or looser than the book, and a missed index makes a
-    gap of two or more steps: the step kept is the one that best makes every
-    gap a whole number of steps, with a pull towards the book's.
+    gap of two or more steps. A small enough step fits any gaps, by supposing
+    many missed indices, so each step is judged as a likelihood: how far the gaps
+    are from whole numbers of it (index positions are off by about STEP_NOISE),
+    what the missed indices it supposes cost (each is unlikely), and how far it
+    is from the book's step.
     """
     if flen <= 0 or len(gaps) < 3:
         return flen
+    sigma = STEP_NOISE * flen
     best, best_cost = flen, float("inf")
     for s in flen * np.linspace(0.6, 1.5, 37):
         n = np.maximum(1, np.round(gaps / s))
-        cost = float(np.sqrt(np.mean((gaps - n * s) ** 2))) + 0.3 * abs(s - flen)
+        cost = (float(np.sum((gaps - n * s) ** 2)) / (2 * sigma ** 2) + MISSED_COST * float(np.sum(n - 1))
+                + math.log(s / flen) ** 2 / (2 * 0.15 ** 2))
         if cost < best_cost:
             best, best_cost = float(s), cost
     return best
+
+
+STEP_NOISE = 0.2     # of a fan step: how far an index box sits off its place
+MISSED_COST = 2.3    # log-odds against a missed index between two seen ones (about one in ten)
 
 
 def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) -> None:
