@@ -100,10 +100,10 @@ def stock_sizes(columns: int, face_down_rows: int) -> list[int]:
 @lru_cache(maxsize=None)
 def _layout(columns: int) -> Layout:
     return Layout((
-        Area(COLUMN, "column", columns, origin=(0.0, 0.0), step=(1.2, 0.0), fan=(0.0, 0.25), face="mixed",
+        Area(COLUMN, "column", columns, origin=(0.0, 0.0), step=(1.2, 0.0), fan=(0.0, 0.3), face="mixed",
              note="dealt far from the player, growing towards them; the face-down cards at the bottom "
                   "overlap closely (about 0.1 card widths apart) so that their number shows, the face-up "
-                  "cards above them are spread about 0.25 apart so that each can be read"),
+                  "cards above them are spread about 0.3 apart, so that each index shows whole (rank and suit)"),
         Area(STOCK, "stock", 1, origin=(columns * 1.2 + 0.5, 0.0), fan=(0.0, 0.0), face="down", on_table=False,
              note="the cards still to be dealt, held or put aside as one face-down packet"),
         Area(BOOKS, "discard", 0, origin=(columns * 1.2 + 0.5, 2.0), fan=(0.0, 0.0), face="up", on_table=False,
