@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import _visible_area, read_sightings  # noqa: E402
+from vision.reading import _growing, _visible_area, read_sightings  # noqa: E402
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -76,7 +76,7 @@ def visible_piles(state: State) -> dict[tuple[str, int], list[tuple[int, str | N
     layout = get_game(state.game).layout(state.options)
     out = {}
     for a in layout.areas:
-        if not _visible_area(a):
+        if not (_visible_area(a) or _growing(a)):
             continue
         for i, p in enumerate(state.areas.get(a.name, [])):
             vis = [(j, s.card.label if s.card else None) for j, s in enumerate(p) if s.face_up]

@@ -156,13 +156,36 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
             groups[find(k)].append(k)
         for members in groups.values():
             # The top-left index is the one nearest the card's top-left: smallest x + y.
-            k0 = min(members, key=lambda k: judged[k][0] + judged[k][1])
-            anchor = centres[k0]
-            cards.append(SeenCard(label, anchor, max(float(sightings[k].conf) for k in members),
-                                  [tuple(map(float, sightings[k].box)) for k in members]))
+            members = sorted(members, key=lambda k: judged[k][0] + judged[k][1])
+            # (in pixels, before the table is known, offsets are too rough to split a group by)
+            for mine in _split_twins(members, judged, ax, ay, tol, tol_y) if H is not None else [members]:
+                cards.append(SeenCard(label, centres[mine[0]], max(float(sightings[k].conf) for k in mine),
+                                      [tuple(map(float, sightings[k].box)) for k in mine]))
     if H is not None:
         _merge_misread(cards, Hinv, tol, opp)
     return cards
+
+
+def _split_twins(members: list[int], judged: dict, ax: float, ay: float, tol: float, tol_y: float) -> list[list[int]]:
+    """One group of same-label indices (top-left first) split into cards.
+
+    Chained pairs can join two twins: in a fan, one twin's far corner may lie level with
+    the other's near one. A card is only the indices at its own corners from its top-left
+    one; and an index that has a far corner of its own is some card's top-left index, so
+    it is never taken as another card's side corner.
+    """
+    def off(k: int, m: int, ox: float, oy: float) -> float:
+        return math.hypot((judged[m][0] - judged[k][0] - ox) / tol, (judged[m][1] - judged[k][1] - oy) / tol_y)
+
+    heads = {k for k in members if any(off(k, m, ax, ay) < 1.0 for m in members)}
+    out = []
+    while members:
+        k0 = members[0]
+        mine = [k for k in members if k == k0 or off(k0, k, ax, ay) < 1.0
+                or (k not in heads and min(off(k0, k, ax, 0.0), off(k0, k, 0.0, ay)) < 1.0)]
+        members = [k for k in members if k not in mine]
+        out.append(mine)
+    return out
 
 
 def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.ndarray = OPPOSITE) -> None:
@@ -193,7 +216,9 @@ def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:
     """Another index lies inside the rectangle spanned by two indices: so they are not one uncovered card."""
     lo = np.minimum(pts[a], pts[b]) + margin
     hi = np.maximum(pts[a], pts[b]) - margin
-    inside = np.all((pts >= lo - np.array([margin * 2, 0]) * (hi[0] <= lo[0])) & (pts <= hi + np.array([margin * 2, 0]) * (hi[0] <= lo[0])), axis=1)
+    # along an axis where the two lie level (a column, or a row fanned sideways) the band is widened instead
+    flat = (hi <= lo) * margin * 2
+    inside = np.all((pts >= lo - flat) & (pts <= hi + flat), axis=1)
     inside[[a, b]] = False
     return bool(inside.any())
 
@@ -506,10 +531,31 @@ def _plausible_size(H: np.ndarray, sightings: Sequence[Any]) -> bool:
 INDEX_HEIGHT_RANGE = (0.12, 0.7)    # card widths: index heights an alignment may imply (decks: 0.21-0.37, boxes grow when turned)
 
 
-def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
-    """Share of cards that sit where the layout can hold them."""
+def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout | None = None) -> float:
+    """Share of cards that sit where the layout can hold them.
+
+    With ``layout``, cards on the line of an area that grows one place at a time count
+    too (such areas take no part in finding the alignment: they have no fixed places).
+    """
     tab = _on_table(H, q)
-    return 0.0 if tab is None else float(_locate(tab, pl)[2].mean())
+    if tab is None:
+        return 0.0
+    ok = _locate(tab, pl)[2]
+    if layout is not None and not ok.all():
+        for a in layout.areas:
+            if _growing(a):
+                ok = ok | _on_growing_line(tab, a)
+    return float(ok.mean())
+
+
+def _on_growing_line(tab: np.ndarray, a: Area) -> np.ndarray:
+    """Which table points lie on the line of a growing area, and how far along it (in places)."""
+    step = float(np.hypot(*a.step))
+    unit = np.array(a.step, dtype=float) / step
+    d = tab - (np.array(a.position(0, 0)) + INDEX_CENTRE)
+    along = d @ unit
+    across = np.abs(d[:, 0] * unit[1] - d[:, 1] * unit[0])
+    return (across < ACROSS) & (along > -0.5 * step) & (along < MAX_FAN * step)
 
 
 def _on_table(H: np.ndarray, q: np.ndarray) -> np.ndarray | None:
@@ -761,6 +807,37 @@ def _other_corners(tab: np.ndarray, lone: np.ndarray, owner: np.ndarray, along: 
     return out
 
 
+def _growing(a: Area) -> bool:
+    """An area with no fixed number of places, laid one card per place (the Kings fan)."""
+    return a.on_table and a.count == 0 and a.face == "up" and a.kind != "facedown" and any(a.step)
+
+
+def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str, int], list[SeenCard]]) -> list[SeenCard]:
+    """Put the cards left over by ``assign`` into the areas that grow one place at a time.
+
+    Such an area has no fixed places to register the layout by, so it is read only once
+    the layout is placed: a left-over card on its line goes to the place its distance
+    along the line gives (the next free one when two fall on one). The rest stay strays.
+    """
+    rest = list(stray)
+    for a in layout.areas:
+        if not _growing(a) or not rest:
+            continue
+        step = float(np.hypot(*a.step))
+        tab = np.array([c.table for c in rest], dtype=float)
+        along = (tab - (np.array(a.position(0, 0)) + INDEX_CENTRE)) @ (np.array(a.step, dtype=float) / step)
+        on_line = sorted(((float(along[k]), c) for k, c in enumerate(rest) if _on_growing_line(tab, a)[k]),
+                         key=lambda t: t[0])
+        last = -1
+        for along, c in on_line:
+            last = max(int(round(along / step)), last + 1)
+            c.along = along
+            piles[(a.name, last)] = [c]
+        taken = {id(c) for _, c in on_line}
+        rest = [c for c in rest if id(c) not in taken]
+    return rest
+
+
 def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
     """Game-free grouping of cards into fanned columns (used on real photos with no game chosen).
 
@@ -809,10 +886,18 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
     areas: dict[str, list[list[Slot]]] = {}
     for a in layout.areas:
         n = a.count or len(template.areas.get(a.name, []))
+        if _growing(a):
+            n = max([n] + [i + 1 for (name, i) in piles if name == a.name])
         areas[a.name] = [[] for _ in range(n)]
         for i in range(n):
             prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
             seen = piles.get((a.name, i), [])
+            if _growing(a) and not seen and any(name == a.name and j > i for (name, j) in piles):
+                # a place between cards seen on the line: a card lies there whose index was not read
+                areas[a.name][i] = [Slot(None, True)]
+                doubts.append(Doubt(f"{a.name.replace('-', ' ')}, place {i + 1}: index unreadable (no card index seen there)",
+                                    a.name, i, 0, "unreadable"))
+                continue
             if not a.on_table or a.kind == "facedown" or a.face == "down":
                 # Out of view by nature: remembered, or as many unknown cards as the deal puts there.
                 areas[a.name][i] = [s if previous is not None else Slot(None, s.face_up) for s in prev_pile]
@@ -1160,7 +1245,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
     candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])
-    shares = [_fit_share(H, q0, pl) for _, H in candidates]
+    shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
     best_fit = max(shares)
     tried: list[tuple[float, float, Reading]] = []
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
@@ -1178,7 +1263,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        if _fit_share(H, q, pl) < 0.6 or not _plausible_size(H, sightings):
+        if _fit_share(H, q, pl, layout) < 0.6 or not _plausible_size(H, sightings):
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
         # what the rules found impossible, before or after the repair, counts against an alignment
@@ -1210,6 +1295,7 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
                   previous: State | None, image_size: tuple[int, int] | None, sightings: list,
                   opp: np.ndarray = OPPOSITE) -> Reading:
     piles, stray = assign(cards, layout, H, opp)
+    stray = assign_growing(stray, layout, piles)
     in_view = _places_in_view(layout, H, image_size)
     state, conf, doubts = compose(game, options, piles, previous, in_view)
     for c in stray:

@@ -382,3 +382,54 @@ def test_the_read_command_says_when_there_is_no_layout(monkeypatch, fake_detecto
     assert _cli(["read", str(path), "--game", "kings"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["state"] is None and "no cards" in out["message"]
+
+
+def _kings_with_a_fan(seed: int, least: int = 4) -> State:
+    """A Kings game played at random until its fan (the picked-up pile, laid out at the near edge) holds ``least`` cards."""
+    game = get_game("kings")
+    rng = random.Random(seed)
+    state = game.new(seed)
+    for _ in range(400):
+        if len(state.areas["fan"]) >= least:
+            return state
+        legal = game.legal_moves(state)
+        if not legal:
+            break
+        game.apply(state, rng.choice(legal))
+    raise AssertionError(f"seed {seed}: no fan of {least} cards came up")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_kings_fan_is_read_card_by_card(seed):
+    """The fan has no fixed number of places, so it cannot help place the layout; once the
+    layout is placed, the cards on its line are read in order, one per place."""
+    truth = _kings_with_a_fan(seed)
+    sights, _ = photo(truth, seed)
+    r = read_sightings(sights, "kings", image_size=SIZE)
+    assert r.state is not None, r.message
+    fan = lambda s: [[c.card.label if c.card else None for c in p] for p in s.areas["fan"]]  # noqa: E731
+    assert fan(r.state) == fan(truth)
+    assert len(fan(truth)) >= 4
+    assert not [d for d in r.doubts if d.kind == "stray"]
+
+
+def test_a_card_missing_from_the_kings_fan_is_a_doubt_in_its_place():
+    truth = _kings_with_a_fan(1, least=5)
+    sights, H = photo(truth, 1)
+    layout = get_game("kings").layout(truth.options)
+    # drop every sighting of the third card of the fan
+    third = truth.areas["fan"][2][0].card.label
+    x, y = layout["fan"].position(2, 0)
+    Hinv = np.linalg.inv(H)
+
+    def on_that_card(s) -> bool:
+        t = Hinv @ np.array([(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, 1.0])
+        return s.label == third and abs(t[0] / t[2] - x - 0.5) < 0.6 and abs(t[1] / t[2] - y - 0.7) < 1.0
+    sights = [s for s in sights if not on_that_card(s)]
+    r = read_sightings(sights, "kings", image_size=SIZE)
+    assert r.state is not None, r.message
+    read = [p[0].card.label if p[0].card else None for p in r.state.areas["fan"]]
+    want = [p[0].card.label for p in truth.areas["fan"]]
+    want[2] = None
+    assert read == want
+    assert any(d.kind == "unreadable" and d.area == "fan" and d.pile == 2 for d in r.doubts)
