@@ -198,6 +198,12 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
         return
     pts = _apply(Hinv, np.array([c.anchor for c in lone]))
     near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - opp, axis=2) < tol   # [a, b]: b sits at a's far corner
+    # A card with another lying on it (a fan step down or across) shows no far corner.
+    every = _apply(Hinv, np.array([c.anchor for c in cards]))
+    d = every[None, :, :] - pts[:, None, :]                                          # [a, other]
+    on_top = (((np.abs(d[..., 0]) < 0.2) & (d[..., 1] > 0.05) & (d[..., 1] < opp[1] - 0.1))
+              | ((np.abs(d[..., 1]) < 0.2) & (d[..., 0] > 0.05) & (d[..., 0] < opp[0] - 0.1)))
+    near &= ~on_top.any(axis=1)[:, None]
     gone: set[int] = set()
     for a, b in zip(*np.nonzero(near)):
         if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
