@@ -48,16 +48,29 @@ How it searches
       deals that can be won. Between sessions it keeps the positions that
       look best, counting against a position each card in a frozen column
       that lies above a card some pile wants sooner (only play can remove
-      it), and drops those the dead-end cuts show lost.
+      it) and each card a king will lie on once the coming redeals are done
+      if nothing more moves (Keeling: get the kings "on the ground"), and
+      drops those the dead-end cuts show lost. The last session, where the
+      columns are fixed stacks, is not played out at random but searched
+      completely (with a node budget) by a small dedicated search. Narrow
+      beams restarted again and again with fresh random play-outs find
+      more wins than a few wide ones: a deal is usually won by a lucky run
+      rather than by keeping many lines.
+
+    With many cards left (a fresh deal) the complete search cannot finish,
+    so it only gets a short first try and the beam search the rest of the
+    time; late in a game the two share it.
 
 When the verdict is ``unknown`` the answer still carries the best line the
 beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
-What to expect (benchmarks/sw_solver_bench.py, 1 CPU second per deal): about
-four deals in five get a "yes" with a plan (48 of seeds 0-29 and 100-129); no
-full deal is proved lost in that time, and positions as late as the start of
-session 6 on a losing line are still often undecided, because the complete
+What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal):
+about eleven deals in twelve get a "yes" with a plan (184 and 186 of seeds
+0-199 in two runs, median 0.05 CPU s per deal; where the time limit cuts a
+search depends on the machine, so the count moves by a few from run to run).
+No full deal is proved lost in that time, and positions as late as the start
+of session 6 on a losing line are still often undecided, because the complete
 search can only finish once few cards are left. "no" verdicts come for
 positions late in a game (they agree with a brute-force search on hundreds of
 small positions).
@@ -552,30 +565,31 @@ class _Exact:
 # ---------------------------------------------------------------- beam search
 
 BLOCKED_WEIGHT = 4.0
+KING_FORESIGHT = 1     # score kings by where they end if nothing more moves (0: by the next redeal only)
+KING_WEIGHT = 3.0
 
 def _session_playout(cols, prog, need, s, rng, noise):
     """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
     moves = []
     frozen = [_frozen(c, s) for c in range(NCOL)]
     rand = rng.random
+    wanted: dict[int, list[int]] = {}       # rank -> piles that need it next, in pile order
+    for j in range(NCOL):
+        p = prog[j]
+        if p < PILE_LEN:
+            r = need[j][p]
+            if r in wanted:
+                wanted[r].append(j)
+            else:
+                wanted[r] = [j]
+    get = wanted.get
+    rc = range(NCOL)
     while True:
-        wanted: dict[int, list[int]] = {}
-        for j in range(NCOL):
-            p = prog[j]
-            if p < PILE_LEN:
-                r = need[j][p]
-                if r in wanted:
-                    wanted[r].append(j)
-                else:
-                    wanted[r] = [j]
         cand = []
-        tops = [0] * 14
-        for c in range(NCOL):
+        for c in rc:
             col = cols[c]
             if col:
-                t = col[-1]
-                tops[t] += 1
-                w = wanted.get(t)
+                w = get(col[-1])
                 if w:
                     for j in w:
                         cand.append((c, j))
@@ -584,6 +598,10 @@ def _session_playout(cols, prog, need, s, rng, noise):
         if len(cand) == 1:
             c, j = cand[0]
         else:
+            tops = [0] * 14
+            for col in cols:
+                if col:
+                    tops[col[-1]] += 1
             best, bs = cand[0], -1e9
             for c, j in cand:
                 col = cols[c]
@@ -601,8 +619,22 @@ def _session_playout(cols, prog, need, s, rng, noise):
                 if sc > bs:
                     bs, best = sc, (c, j)
             c, j = best
-        cols[c].pop()
-        prog[j] += 1
+        t = cols[c].pop()
+        p = prog[j] + 1
+        prog[j] = p
+        wl = wanted[t]
+        if len(wl) == 1:
+            del wanted[t]
+        else:
+            wl.remove(j)
+        if p < PILE_LEN:
+            r = need[j][p]
+            wl = wanted.get(r)
+            if wl is None:
+                wanted[r] = [j]
+            else:
+                wl.append(j)
+                wl.sort()
         moves.append((c, j))
 
 
@@ -631,6 +663,8 @@ def _score(cols, prog, s, need=None, blocked_weight: float = 4.0) -> float:
                     sc -= blocked_weight
                 elif d > m:
                     m = d
+        if KING_FORESIGHT:
+            continue
         for i, r in enumerate(col):
             if r == KING:
                 if frozen:
@@ -639,67 +673,213 @@ def _score(cols, prog, s, need=None, blocked_weight: float = 4.0) -> float:
                     d = redeal_target(i)
                     if d < c or d == NCOL - 1:       # it will land on a column already dealt out
                         sc -= len(cols[d])
+    if KING_FORESIGHT:
+        # where every king ends if no further card moves: each card it then lies on is held
+        # until some pile needs only a king (Keeling: get the kings "on the ground")
+        fin = [bytes(c) for c in cols]
+        for t in range(s, SESSIONS):
+            picked = fin[t - 1]
+            fin[t - 1] = b""
+            for d in range(min(NCOL, len(picked))):
+                fin[d] += picked[d::NCOL]
+        for col in fin:
+            i = col.find(KING)
+            while i >= 0:
+                sc -= KING_WEIGHT * i
+                i = col.find(KING, i + 1)
     return sc
 
 
+FINISH_NODES = 1500
+
+
+def _finish_last(cols, prog, need, nodes: int):
+    """A winning line for the last session (no redeal left: the columns are fixed stacks), or None.
+
+    Complete for the last session: only the two cuts of the exact search that are plainly
+    sound there (a king tried on one of the piles needing only a king; a card whose rank
+    has a single copy left is played at once). Raises _Budget (with the most cards
+    played) after ``nodes`` positions.
+    """
+    cols = [bytes(c) for c in cols]
+    heights = [len(c) for c in cols]
+    prog = list(prog)
+    rem = [0] * 15
+    for col in cols:
+        for r in col:
+            rem[r] += 1
+    failed = set()
+    path: list = []
+    total = NCOL * PILE_LEN
+    best = [sum(prog)]
+    count = [0]
+    played = [sum(prog)]
+    KEEP = PILE_LEN - 1
+
+    def rec() -> bool:
+        if played[0] == total:
+            return True
+        if played[0] > best[0]:
+            best[0] = played[0]
+        hi = [x for x in prog if x >= KEEP]
+        if len(hi) > 1:
+            hi.sort()
+            it = iter(hi)
+            key = bytes(heights) + bytes(next(it) if x >= KEEP else x for x in prog)
+        else:
+            key = bytes(heights) + bytes(prog)
+        if key in failed:
+            return False
+        count[0] += 1
+        if count[0] > nodes:
+            raise _Budget(best[0])
+        wanted: dict = {}
+        for j in range(NCOL):
+            p = prog[j]
+            if p < PILE_LEN:
+                r = need[j][p]
+                if r in wanted:
+                    wanted[r].append(j)
+                else:
+                    wanted[r] = [j]
+        moves = []
+        forced = None
+        for c in range(NCOL):
+            h = heights[c]
+            if not h:
+                continue
+            col = cols[c]
+            t = col[h - 1]
+            piles = wanted.get(t)
+            if not piles:
+                continue
+            if t == KING:
+                moves.append((0, c, piles[0]))
+                continue
+            if rem[t] == 1:
+                forced = (0, c, piles[0])
+                break
+            u = col[h - 2] if h > 1 else 0
+            for j in piles:
+                sc = 0
+                if u and (u == need[j][prog[j] + 1] or u in wanted):
+                    sc = 2
+                moves.append((sc, c, j))
+        if forced is not None:
+            moves = [forced]
+        elif len(moves) > 1:
+            moves.sort(reverse=True)
+        for _, c, j in moves:
+            t = cols[c][heights[c] - 1]
+            heights[c] -= 1
+            prog[j] += 1
+            rem[t] -= 1
+            played[0] += 1
+            path.append((c, j))
+            if rec():
+                return True
+            path.pop()
+            heights[c] += 1
+            prog[j] -= 1
+            rem[t] += 1
+            played[0] -= 1
+        failed.add(key)
+        return False
+
+    return path if rec() else None
+
+
+def _unlink(hist) -> list:
+    """The moves of a line kept as nested (earlier part, moves) pairs."""
+    parts = []
+    while hist is not None:
+        hist, mv = hist
+        parts.append(mv)
+    return [m for mv in reversed(parts) for m in mv]
+
+
+_REDEAL_MOVE = [(-1, -1)]
+
+
 def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, samples: int = 10,
-          noise: float = 2.0, finish_from: int = SESSIONS, finish_nodes: int = 400):
+          noise: float = 2.0, finish_from: int = SESSIONS):
     """A winning line found by beam search, or None; also the most cards played and that line."""
     need = [NEED[k] + (0,) for k in pos.keys]
     needs = _needs_after(pos.keys)
     place = _places(pos.keys)
-    beam = [([bytearray(c) for c in pos.cols], list(pos.prog), [])]
+    beam = [([bytearray(c) for c in pos.cols], list(pos.prog), None)]
     s = pos.session
     best = sum(pos.prog)
-    best_line: list = []
+    best_line = None
+    total = NCOL * PILE_LEN
     while beam:
         cand = {}
         for cols, prog, hist in beam:
             if s >= finish_from:
-                # near the end an exact search of the rest is cheap and beats random play-outs
+                # in the last session a fast complete search of the rest beats random play-outs
                 if _clock() > deadline:
-                    return None, best, best_line
-                ex = _Exact(Compact([bytearray(c) for c in cols], pos.keys, list(prog), s),
-                            deadline, finish_nodes)
+                    return None, best, _unlink(best_line)
                 try:
-                    if ex.run():
-                        return hist + ex.path, NCOL * PILE_LEN, hist + ex.path
-                    best = max(best, ex.best)
-                    continue                      # shown lost: drop it
-                except _Budget:
-                    best = max(best, ex.best)
+                    got = _finish_last(cols, prog, need, FINISH_NODES)
+                except _Budget as e:
+                    got = None
+                    if e.args and e.args[0] > best:
+                        best = e.args[0]
+                else:
+                    if got is not None:
+                        line = _unlink((hist, got))
+                        return line, total, line
+                    continue                      # no way to finish: drop it
+            if _clock() > deadline:           # (reading a CPU clock is slow: once per position)
+                return None, best, _unlink(best_line)
             for _ in range(samples):
-                if _clock() > deadline:
-                    return None, best, best_line
                 c2 = [bytearray(c) for c in cols]
                 p2 = list(prog)
                 mv = _session_playout(c2, p2, need, s, rng, noise)
                 played = sum(p2)
-                if played > best or not best_line:
-                    best, best_line = max(best, played), hist + mv
-                if played == NCOL * PILE_LEN:
-                    return hist + mv, best, hist + mv
+                if played > best or best_line is None:
+                    best, best_line = max(best, played), (hist, mv)
+                if played == total:
+                    line = _unlink((hist, mv))
+                    return line, total, line
                 key = bytes(p2) + b"|".join(c2)
                 if key not in cand:
-                    cand[key] = (c2, p2, hist + mv)
+                    cand[key] = (c2, p2, (hist, mv))
         if s >= SESSIONS:
-            return None, best, best_line
+            return None, best, _unlink(best_line)
         nxt = []
         for cols, prog, hist in cand.values():
             picked = cols[s - 1]
             cols[s - 1] = bytearray()
             for i, r in enumerate(picked):
-                cols[redeal_target(i)].append(r)
-            if (kings_relaxation(cols, prog, needs, s + 1, quick=True) and not rank_block(cols, prog, pos.keys, s + 1)
-                    and not order_cycle(cols, prog, place, s + 1)):
-                nxt.append((cols, prog, hist + [(-1, -1)]))
+                cols[i % NCOL].append(r)        # redeal_target(i)
+            nxt.append((_score(cols, prog, s + 1, need, BLOCKED_WEIGHT), cols, prog, (hist, _REDEAL_MOVE)))
         s += 1
-        nxt.sort(key=lambda x: -_score(x[0], x[1], s, need, BLOCKED_WEIGHT))
-        beam = nxt[:width]
-    return None, best, best_line
+        nxt.sort(key=lambda x: -x[0])
+        # the dead-end cuts cost more than the score: try them best first, until the beam is full
+        beam = []
+        for _, cols, prog, hist in nxt:
+            if (kings_relaxation(cols, prog, needs, s, quick=True) and not rank_block(cols, prog, pos.keys, s)
+                    and not order_cycle(cols, prog, place, s)):
+                beam.append((cols, prog, hist))
+                if len(beam) >= width:
+                    break
+    return None, best, _unlink(best_line)
 
 
 # -------------------------------------------------------------------- solve
+
+# Above this many cards left in the columns the complete search only gets a short first try
+# (this share of the time limit) and the beam search the rest.
+EXACT_FEW_CARDS = 48
+EXACT_EARLY_SHARE = 0.03
+# The beam searches are restarted (with fresh random play-outs) until a plan is found or the
+# time is up, their width growing by this factor from the first. Many narrow beams find more
+# wins in 1 s than a few wide ones (widths 5-8 did best on hard seeds; doubling from 10 worse).
+BEAM_WIDTH0 = 5
+BEAM_GROWTH = 1.0
+BEAM_NOISE = 2.0       # randomness of the play-out choices (3 did as well; cycling 1, 2, 4 worse)
+BEAM_SAMPLES = 6       # play-outs of each kept position per session (at least)
 
 def _notation(moves) -> list[str]:
     return ["redeal" if c < 0 else f"column{c + 1}>pile{j + 1}" for c, j in moves]
@@ -736,8 +916,12 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
     plan = None
     line: list = []
     verdict = None
+    # With many cards left the complete search cannot finish: the beam gets nearly all the time.
+    many = NCOL * PILE_LEN - pos.played > EXACT_FEW_CARDS
+    if many:
+        beam_share = 1.0
     # 1. a short complete search: settles small positions at once
-    ex.deadline = min(deadline, t0 + 0.15 * time_limit)
+    ex.deadline = min(deadline, t0 + (EXACT_EARLY_SHARE if many else 0.15) * time_limit)
     try:
         verdict = ex.run()
     except _Budget:
@@ -746,19 +930,21 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         ex.prog = list(pos.prog)
         ex.s = pos.session
     if verdict is None:
-        # 2. beam searches of growing width, for a winning line
+        # 2. beam searches (restarted with fresh play-outs; see BEAM_GROWTH), for a winning line
         rng = random.Random(seed)
-        width = 10
+        width = int(BEAM_WIDTH0)
         beam_end = t0 + beam_share * time_limit
         while verdict is None and _clock() < beam_end:
-            bplan, bbest, bline = _beam(pos, beam_end, rng, width, max(6, width // 3))
+            bplan, bbest, bline = _beam(pos, beam_end, rng, width, max(int(BEAM_SAMPLES), width // 3), BEAM_NOISE)
             if bbest > best or not line:
                 line = bline
             best = max(best, bbest)
             if bplan is not None:
                 plan = _notation(bplan)
                 verdict = True
-            width *= 2
+            if pos.session == SESSIONS:
+                break                     # in the last session the beam is one complete search: no retry
+            width = max(width, int(width * BEAM_GROWTH + 0.5))
     if verdict is None:
         # 3. the complete search again, keeping what it has learned
         ex.deadline = deadline

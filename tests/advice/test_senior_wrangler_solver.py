@@ -10,7 +10,9 @@ from advisor.cards import Card
 from advisor.catalogue import fact
 from advisor.engine import Board, State
 from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relaxation, order_cycle, rank_block,
-                                            solve, verify_plan, _needs_after, _places)
+                                            solve, verify_plan, _Budget, _finish_last, _needs_after, _notation,
+                                            _places, _score)
+from advisor.games.senior_wrangler import NEED
 from sw_positions import (G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_pickup_position,
                           random_small_position)
 
@@ -216,6 +218,54 @@ def test_dead_end_cuts_never_condemn_a_winnable_position(seed):
             fired["block"] += blk
             assert brute_force_winnable(st) is False, st.dumps()
     assert fired["cycle"] >= 1 and fired["block"] >= 1       # the sample must exercise both cuts
+
+
+def _finish(st: State, nodes: int = 10 ** 6):
+    p = compact(st)
+    return _finish_last(p.cols, p.prog, [NEED[k] + (0,) for k in p.keys], nodes)
+
+
+def test_last_session_search_on_hand_made_positions():
+    win = full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 12, 5]], session=8)
+    assert _notation(_finish(win)) == ["column8>pile8"] * 4
+    assert _finish(full_position(DONE + [8], [[], [], [], [], [], [], [], [13, 6, 5, 12]], session=8)) is None
+    # only the king from column 2 wins (it frees the five)
+    two = full_position(DONE[:6] + [10, 8], [[13], [5, 13], [7], [6, 12]], session=8)
+    plan = _notation(_finish(two))
+    assert plan[:2] == ["column3>pile7", "column2>pile7"] and replays_to_a_win(two, plan)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_last_session_search_agrees_with_brute_force(seed):
+    rng = random.Random(4000 + seed)
+    truths = set()
+    for _ in range(15):
+        st = random_small_position(rng, 8, 16, sessions=(8,))
+        got = _finish(st)
+        truth = brute_force_winnable(st)
+        truths.add(truth)
+        assert (got is not None) == truth, st.dumps()
+        if got is not None:
+            assert replays_to_a_win(st, _notation(got))
+    assert truths == {True, False}
+
+
+def test_last_session_search_gives_up_at_its_node_budget():
+    rng = random.Random(5)
+    st = random_small_position(rng, 14, 16, sessions=(8,))
+    with pytest.raises(_Budget):
+        _finish(st, nodes=0)
+
+
+def test_score_counts_the_cards_a_king_will_bury():
+    # Session 1; the pile on key 7 needs 5, Q, 6, K. Column 2 is picked up in session 2, after
+    # column 1 has been dealt back onto itself (the five stays there). With the king above the
+    # queen it is dealt second, onto the bottom of the emptied column 2: on the ground. With the
+    # king below the queen it is dealt first, onto column 1, and buries the five.
+    ground = compact(full_position(DONE + [8], [[5], [12, 13], [6]], session=1))
+    buried = compact(full_position(DONE + [8], [[5], [13, 12], [6]], session=1))
+    need = [NEED[k] + (0,) for k in ground.keys]
+    assert _score(ground.cols, ground.prog, 1, need) > _score(buried.cols, buried.prog, 1, need)
 
 
 # ------------------------------------------------------------ king-foresight
