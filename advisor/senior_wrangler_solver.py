@@ -568,12 +568,9 @@ BLOCKED_WEIGHT = 4.0
 KING_FORESIGHT = 1     # score kings by where they end if nothing more moves (0: by the next redeal only)
 KING_WEIGHT = 3.0
 
-def _session_playout(cols, prog, need, s, rng, noise):
-    """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
-    moves = []
-    frozen = [_frozen(c, s) for c in range(NCOL)]
-    rand = rng.random
-    wanted: dict[int, list[int]] = {}       # rank -> piles that need it next, in pile order
+def _wanted(prog, need) -> dict[int, list[int]]:
+    """rank -> the piles that need it next, in pile order."""
+    wanted: dict[int, list[int]] = {}
     for j in range(NCOL):
         p = prog[j]
         if p < PILE_LEN:
@@ -582,6 +579,15 @@ def _session_playout(cols, prog, need, s, rng, noise):
                 wanted[r].append(j)
             else:
                 wanted[r] = [j]
+    return wanted
+
+
+def _session_playout(cols, prog, need, s, rng, noise):
+    """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
+    moves = []
+    frozen = [_frozen(c, s) for c in range(NCOL)]
+    rand = rng.random
+    wanted = _wanted(prog, need)
     get = wanted.get
     rc = range(NCOL)
     while True:
@@ -733,15 +739,7 @@ def _finish_last(cols, prog, need, nodes: int):
         count[0] += 1
         if count[0] > nodes:
             raise _Budget(best[0])
-        wanted: dict = {}
-        for j in range(NCOL):
-            p = prog[j]
-            if p < PILE_LEN:
-                r = need[j][p]
-                if r in wanted:
-                    wanted[r].append(j)
-                else:
-                    wanted[r] = [j]
+        wanted = _wanted(prog, need)
         moves = []
         forced = None
         for c in range(NCOL):
