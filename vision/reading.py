@@ -550,18 +550,18 @@ def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout
     if layout is not None and not ok.all():
         for a in layout.areas:
             if _growing(a):
-                ok = ok | _on_growing_line(tab, a)
+                ok = ok | _on_growing_line(tab, a)[0]
     return float(ok.mean())
 
 
-def _on_growing_line(tab: np.ndarray, a: Area) -> np.ndarray:
-    """Which table points lie on the line of a growing area, and how far along it (in places)."""
+def _on_growing_line(tab: np.ndarray, a: Area) -> tuple[np.ndarray, np.ndarray]:
+    """Which table points lie on the line of a growing area, and how far along it they lie (card widths)."""
     step = float(np.hypot(*a.step))
     unit = np.array(a.step, dtype=float) / step
     d = tab - (np.array(a.position(0, 0)) + INDEX_CENTRE)
     along = d @ unit
     across = np.abs(d[:, 0] * unit[1] - d[:, 1] * unit[0])
-    return (across < ACROSS) & (along > -0.5 * step) & (along < MAX_FAN * step)
+    return (across < ACROSS) & (along > -0.5 * step) & (along < MAX_FAN * step), along
 
 
 def _on_table(H: np.ndarray, q: np.ndarray) -> np.ndarray | None:
@@ -830,10 +830,8 @@ def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str,
         if not _growing(a) or not rest:
             continue
         step = float(np.hypot(*a.step))
-        tab = np.array([c.table for c in rest], dtype=float)
-        along = (tab - (np.array(a.position(0, 0)) + INDEX_CENTRE)) @ (np.array(a.step, dtype=float) / step)
-        on_line = sorted(((float(along[k]), c) for k, c in enumerate(rest) if _on_growing_line(tab, a)[k]),
-                         key=lambda t: t[0])
+        on, along = _on_growing_line(np.array([c.table for c in rest], dtype=float), a)
+        on_line = sorted(((float(along[k]), c) for k, c in enumerate(rest) if on[k]), key=lambda t: t[0])
         last = -1
         for along, c in on_line:
             last = max(int(round(along / step)), last + 1)

@@ -181,13 +181,17 @@ def test_a_card_is_not_built_before_its_twin_lying_on_a_junior():
     assert suggested(a) == [("rubbish1>third1", "rescue-live-cards")]
 
 
+def top_suggestion(**layout):
+    """The advice for a hand-made layout, and its first suggestion."""
+    a = tips(make(**layout))
+    return a, a.suggestions[0]
+
+
 def test_a_space_is_filled_from_junk_in_another_row_before_the_rubbish_row():
     # Second 1 is empty. The 3♣ on the rubbish row could fill it, but the 3♥ lying as junk in the first row can
     # too, and the 2♦ on the rubbish row then fills first 3: one space seats two starters. The old advice took
     # the 3♣ from the rubbish row and left the 3♥ stuck in the first row.
-    s = make(first={3: "3h"}, second={1: ""}, rubbish={1: "3c", 2: "2d"}, stock=8)
-    a = tips(s)
-    best = a.suggestions[0]
+    a, best = top_suggestion(first={3: "3h"}, second={1: ""}, rubbish={1: "3c", 2: "2d"}, stock=8)
     assert (best.move, best.rule) == ("first3>second1", "spend-spaces-well")
     assert "two starters" in best.reason
     assert ("rubbish1>second1", "rescue-live-cards") in suggested(a)     # still listed, below
@@ -197,9 +201,7 @@ def test_a_card_is_built_out_of_an_operational_row_before_its_twin_on_the_rubbis
     # Both fives of clubs can go on the 2♣: the one in the rubbish row (live) and the one lying as junk in the
     # second row. The old advice built the rubbish one, leaving the other stuck as junk; building the junk one
     # opens second 2 for the 3♥ waiting on the rubbish row.
-    s = make(first={1: "2c"}, second={2: "5c"}, rubbish={1: "5c", 2: "3h"}, stock=8)
-    a = tips(s)
-    best = a.suggestions[0]
+    a, best = top_suggestion(first={1: "2c"}, second={2: "5c"}, rubbish={1: "5c", 2: "3h"}, stock=8)
     assert (best.move, best.rule) == ("second2>first1", "spend-spaces-well")
     assert "opens a place" in best.reason
     assert "rubbish1>first1" not in [m for m, _ in suggested(a)]
