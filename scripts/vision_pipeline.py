@@ -116,7 +116,7 @@ def write_dataset_yaml(work: Path) -> Path:
 
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
-          hours: float | None = None, single_cls: bool = True):
+          hours: float | None = None, single_cls: bool = True, scale_aug: float = 0.3):
     """Train from a config yaml (random init) or continue from our own ``.pt``.  ``hours`` bounds the wall time:
     ultralytics then fits the epochs (and the LR schedule) into that budget."""
     from ultralytics import YOLO
@@ -135,7 +135,7 @@ def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, worke
                 device="cpu", workers=workers, project=str(proj), name=name, exist_ok=True, plots=False,
                 amp=False, pretrained=init, val=False, verbose=True, seed=0, deterministic=False,
                 single_cls=single_cls, optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
-                fliplr=flip, flipud=flip, mosaic=1.0, mixup=0.0, degrees=0, hsv_h=0.02, scale=0.3,
+                fliplr=flip, flipud=flip, mosaic=1.0, mixup=0.0, degrees=0, hsv_h=0.02, scale=scale_aug,
                 translate=0.1, close_mosaic=2, patience=1000, cache=True, **kw)
     w = proj / name / "weights"
     return w / "best.pt" if (w / "best.pt").is_file() else w / "last.pt"
@@ -221,6 +221,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
     ap.add_argument("--cls-epochs", type=int, default=12, help="index classifier epochs")
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
+    ap.add_argument("--scale-aug", type=float, default=0.3,
+                    help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -276,7 +278,8 @@ def main(argv=None) -> int:
     else:
         log("training the corner-index detector")
         t = time.time()
-        best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name, None if a.smoke else a.hours)
+        best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name, None if a.smoke else a.hours,
+                     scale_aug=a.scale_aug)
         train_s = round(time.time() - t)
         log(f"trained in {train_s}s: {best}")
     onnx = export_onnx(best, a.imgsz)
@@ -290,7 +293,7 @@ def main(argv=None) -> int:
                                    0.5 if a.smoke else a.cls_width)
     log(f"classifier trained in {time.time() - t:.0f}s")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks, "heldout_deck_names": held,
-               "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model,
+               "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model, "scale_aug": a.scale_aug,
                "detector_train_seconds": train_s, "classifier": cls_summary}
     return settle_and_evaluate(a, work, out, names, cls_name, scene_scale, metrics)
 
