@@ -42,6 +42,11 @@ How it searches
           (``order_cycle``), or when every card of some rank b lies in such a
           run below a rank a that every pile still wanting an a wants a b
           before it (``rank_block``);
+        - optionally (``STACK_CUT``, off) the "stack relaxation": only the
+          fixed-order runs block, every other card is in a free bag; if even
+          that easier game cannot be won, the real one cannot
+          (``stack_relaxation``). It sees more dead ends than the cuts above
+          late in a game but did not pay for its cost (see ``STACK_CUT``);
     * a beam search over sessions that plays each session out with a
       Keeling-style heuristic (free the left-hand columns, keep kings off
       the cards they would bury) to find winning lines quickly in the many
@@ -66,12 +71,18 @@ beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
 What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal):
-about eleven deals in twelve get a "yes" with a plan (184 and 186 of seeds
-0-199 in two runs, median 0.05 CPU s per deal; where the time limit cuts a
-search depends on the machine, so the count moves by a few from run to run).
-No full deal is proved lost in that time, and positions as late as the start
-of session 6 on a losing line are still often undecided, because the complete
-search can only finish once few cards are left. "no" verdicts come for
+about eleven deals in twelve get a "yes" with a plan (184, 186 and 187 of
+seeds 0-199 in three runs, median 0.05 CPU s per deal; where the time limit
+cuts a search depends on the machine and its load, so the count moves by a few
+from run to run; undecided in the 187 run: 17, 19, 27, 32, 40, 69, 73, 86, 106,
+109, 151, 185, 194). No full deal is proved lost in that time, and none is
+near: no sound cut tried here fires on a fresh deal or before session 6 (the
+kings relaxation, the fixed-order cuts and the stack relaxation all treat the
+columns not yet frozen as free, and a fresh deal has only column 8 frozen),
+and the complete search alone needs 1.7 CPU s (107,000 positions) to show the
+start of session 7 lost on the best line found for seed 19, and does not finish
+the start of session 6 of the same line in 30 s. Some undecided deals are
+simply hard wins: seed 17 is won with 20 CPU s. "no" verdicts come for
 positions late in a game (they agree with a brute-force search on hundreds of
 small positions).
 
@@ -405,10 +416,154 @@ def rank_block(cols, prog, keys, session) -> bool:
     return False
 
 
+# ------------------------------------------------------------ stack relaxation
+
+STACK_STEPS = 1000     # positions the stack relaxation may visit before it gives up (answering "maybe")
+
+
+def stack_relaxation(cols, prog, keys, session, steps: int | None = None) -> bool:
+    """False when the position is lost even if only the fixed runs could block (see below).
+
+    The relaxation: every card that lies in one of ``_fixed_chains`` (a frozen column,
+    or a run of the column about to be picked up that its redeal sends to one frozen
+    column) must still be played in its run's order, top first; every other card is
+    in a free bag and may be played whenever a pile needs its rank. Any line of play
+    of the real game, from this position on (a session start or any point in a
+    session), is also a line of this easier game: a card played from the top of its
+    column has had every card above it in its run played already (that is what makes
+    the runs fixed, see ``_fixed_chains``), and a bag card may be played at any time.
+    So if the easier game cannot be won, the real one cannot.
+
+    It is searched completely, with one shortcut: when no run holds a card of rank r
+    any more, a pile that needs an r takes one from the bag at once. That loses
+    nothing. Every r left is then in the bag and there are exactly as many as piles
+    still needing one. Take any win of the easier game: this pile takes its r later
+    in it; move that step to now. Any other pile taking an r before that moment
+    found, in the original line, at least two r in the bag (one for itself and one
+    for this pile, both still needing one), so it still finds one; nothing else
+    changes. Piles that need only their king are alike, so a king goes to one of
+    them only. After ``steps`` positions the search gives up and answers True,
+    which is always safe.
+    """
+    chains = [bytes(c) for c in _fixed_chains(cols, session) if c]
+    nch = len(chains)
+    if not nch:
+        return True
+    need = [NEED[k] + (0,) for k in keys]
+    bag = [0] * 15
+    for col in cols:
+        for r in col:
+            bag[r] += 1
+    total = sum(bag)
+    inrun = [0] * 15              # cards of each rank still in the runs
+    for ch in chains:
+        for r in ch:
+            bag[r] -= 1
+            inrun[r] += 1
+    prog = list(prog)
+    ptr = [0] * nch
+    failed: set = set()
+    budget = [int(STACK_STEPS) if steps is None else steps]
+    KEEP = PILE_LEN - 1
+
+    def rec(done: int) -> bool:
+        # free moves first (ranks no run holds any more), undone on the way back
+        undo = []
+        changed = True
+        while changed:
+            changed = False
+            for j in range(NCOL):
+                p = prog[j]
+                while p < PILE_LEN:
+                    r = need[j][p]
+                    if inrun[r] or not bag[r]:
+                        break
+                    bag[r] -= 1
+                    p += 1
+                    undo.append((j, r))
+                    changed = True
+                prog[j] = p
+        done += len(undo)
+        try:
+            if done == total:
+                return True
+            hi = [x for x in prog if x >= KEEP]
+            if len(hi) > 1:
+                hi.sort()
+                it = iter(hi)
+                key = bytes(next(it) if x >= KEEP else x for x in prog) + bytes(ptr)
+            else:
+                key = bytes(prog) + bytes(ptr)
+            if key in failed:
+                return False
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Budget
+            wanted: dict[int, list[int]] = {}
+            for j in range(NCOL):
+                p = prog[j]
+                if p < PILE_LEN:
+                    wanted.setdefault(need[j][p], []).append(j)
+            # a card on top of a run, to each pile that wants it
+            for k in range(nch):
+                t = ptr[k]
+                ch = chains[k]
+                if t < len(ch):
+                    r = ch[t]
+                    for j in wanted.get(r, ()):
+                        ptr[k] = t + 1
+                        prog[j] += 1
+                        inrun[r] -= 1
+                        ok = rec(done + 1)
+                        inrun[r] += 1
+                        prog[j] -= 1
+                        ptr[k] = t
+                        if ok:
+                            return True
+                        if r == KING:
+                            break               # piles needing only a king are alike
+            # a card of a rank some run still holds, from the bag
+            for r, js in wanted.items():
+                if bag[r] and inrun[r]:
+                    for j in js:
+                        bag[r] -= 1
+                        prog[j] += 1
+                        ok = rec(done + 1)
+                        prog[j] -= 1
+                        bag[r] += 1
+                        if ok:
+                            return True
+                        if r == KING:
+                            break
+            failed.add(key)
+            return False
+        finally:
+            for j, r in reversed(undo):
+                bag[r] += 1
+                prog[j] -= 1
+
+    try:
+        return rec(0)
+    except _Budget:
+        return True
+
 # --------------------------------------------------------------- exact search
 
 # Whether the dead-end cuts are tried at every node, not only at session starts and in the last session.
 CUTS_EVERY_NODE = 0
+# Whether the stack relaxation is tried at session starts in the exact search, and in the beam.
+# Both are off: it is sound and sees more dead ends than the cuts above (at the start of
+# session 8 it condemned 29 of 38 random play-outs where they condemned 11; at the start of
+# session 7, 6 of 44 where they condemned none), but it never fires on a fresh deal or before
+# session 6. Seeds 0-199 at 1 CPU s (bench --set): with STACK_CUT=1 the same 187 yes, 13
+# unknown and median 0.053 s as without it (it changed no verdict on 30 positions at the start
+# of sessions 6 and 7 either); with STACK_BEAM=1 as well, 161 yes, 39 unknown, median 0.159 s
+# (in the beam it costs more than it saves). Kept, tested, for further work on loss proofs.
+STACK_CUT = 0
+STACK_BEAM = 0
+# It is tried only from this session on: earlier it (almost) never fires, and finding the
+# relaxed game's win among many cards can cost a good share of the second.
+STACK_FROM = 6
 
 
 class _Exact:
@@ -468,7 +623,9 @@ class _Exact:
             if last is None and _clock() > self.deadline:
                 raise _Budget
             if (not kings_relaxation(cols, prog, self.needs, s, quick=last is not None)
-                    or rank_block(cols, prog, self.keys, s) or order_cycle(cols, prog, self.place, s)):
+                    or rank_block(cols, prog, self.keys, s) or order_cycle(cols, prog, self.place, s)
+                    or (STACK_CUT and last is None and STACK_FROM <= s < SESSIONS
+                        and not stack_relaxation(cols, prog, self.keys, s))):
                 self.failed.add(k)
                 return False
         need = self.need
@@ -858,7 +1015,9 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
         beam = []
         for _, cols, prog, hist in nxt:
             if (kings_relaxation(cols, prog, needs, s, quick=True) and not rank_block(cols, prog, pos.keys, s)
-                    and not order_cycle(cols, prog, place, s)):
+                    and not order_cycle(cols, prog, place, s)
+                    and not (STACK_BEAM and STACK_FROM <= s < SESSIONS
+                             and not stack_relaxation(cols, prog, pos.keys, s))):
                 beam.append((cols, prog, hist))
                 if len(beam) >= width:
                     break
