@@ -499,11 +499,7 @@ def stack_relaxation(cols, prog, keys, session, steps: int | None = None) -> boo
             budget[0] -= 1
             if budget[0] < 0:
                 raise _Budget
-            wanted: dict[int, list[int]] = {}
-            for j in range(NCOL):
-                p = prog[j]
-                if p < PILE_LEN:
-                    wanted.setdefault(need[j][p], []).append(j)
+            wanted = _wanted(prog, need)
             # a card on top of a run, to each pile that wants it
             for k in range(nch):
                 t = ptr[k]
@@ -629,11 +625,7 @@ class _Exact:
                 self.failed.add(k)
                 return False
         need = self.need
-        wanted: dict[int, list[int]] = {}
-        for j in range(NCOL):
-            p = prog[j]
-            if p < PILE_LEN:
-                wanted.setdefault(need[j][p], []).append(j)
+        wanted = _wanted(prog, need)
         moves = []
         forced = None
         for c in range(NCOL):
