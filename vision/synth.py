@@ -40,15 +40,17 @@ BACKGROUND_ID = -1
 def find_index_box(card_rgba: np.ndarray) -> tuple[int, int, int, int] | None:
     """Box (x0, y0, x1, y1) of the top-left corner index (rank + suit) of a card image.
 
-    Ink = pixels that differ clearly from the card's paper colour.  Starting
-    from the top-most ink blob near the left edge (the rank), we grow the box
-    with blobs that touch it closely below (the suit pip) or beside it (the
-    "0" of "10"), staying inside the top-left corner region.
+    Ink = pixels that differ clearly from the card's paper colour.  The rank is
+    the top-most character-shaped ink blob near the left edge; blobs level with
+    it on either side join it (the "1" and "0" of "10").  The suit pip is the
+    nearest blob below that lines up with the rank, within a gap scaled by the
+    rank's height (some decks leave a wide gap between the two).  Thin lines
+    (court-card frames, borders) never seed or join the box.
     """
     h, w = card_rgba.shape[:2]
     rgb = card_rgba[:, :, :3].astype(np.int16)
     alpha = card_rgba[:, :, 3] if card_rgba.shape[2] == 4 else np.full((h, w), 255, np.uint8)
-    rh, rw = int(0.42 * h), int(0.3 * w)
+    rh, rw = int(0.45 * h), int(0.3 * w)
     region = rgb[:rh, :rw]
     # paper colour: median of the region's pixels in a band just inside the margin
     m = max(2, int(0.035 * w))
@@ -57,43 +59,108 @@ def find_index_box(card_rgba: np.ndarray) -> tuple[int, int, int, int] | None:
     ink = (diff > 60) & (alpha[:rh, :rw] > 200)
     ink[:m, :] = False
     ink[:, :m] = False
-    ink = ink.astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    blobs = [tuple(stats[i, :4]) for i in range(1, n) if stats[i, 4] >= max(4, 0.00005 * h * w)]
-    # drop long thin lines (frames, borders)
-    blobs = [b for b in blobs if not (b[3] > 0.3 * h or b[2] > 0.25 * w)]
-    if not blobs:
-        return None
-    cands = [b for b in blobs if b[0] < 0.17 * w]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+
+    def is_line(b) -> bool:
+        long, short = max(b[2], b[3]), min(b[2], b[3])
+        # a sans-serif "1" can be 10x taller than wide; frame lines are thinner still
+        return long > 0.3 * h or b[2] > 0.25 * w or (long >= 0.06 * h and long > 12 * short)
+
+    blobs = [tuple(int(v) for v in stats[i, :4]) for i in range(1, n)
+             if stats[i, 4] >= max(4, 0.00005 * h * w)]
+    blobs = [b for b in blobs if not is_line(b)]
+    cands = [b for b in blobs if b[0] < 0.17 * w and b[3] >= 0.025 * h]
     if not cands:
         return None
     seed = min(cands, key=lambda b: b[1])
     x0, y0, x1, y1 = seed[0], seed[1], seed[0] + seed[2], seed[1] + seed[3]
-    gap_y, gap_x = 0.035 * h, 0.03 * w
     used = {seed}
-    changed = True
-    while changed:
-        changed = False
-        for b in blobs:
+
+    def grow(accept) -> bool:
+        nonlocal x0, y0, x1, y1
+        grown = False
+        for b in sorted(blobs, key=lambda b: b[1]):
             if b in used:
                 continue
             bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
-            xo = min(x1, bx1) - max(x0, bx0)
-            yo = min(y1, by1) - max(y0, by0)
-            below = xo > 0.3 * min(x1 - x0, bx1 - bx0) and 0 <= by0 - y1 <= gap_y
-            beside = yo > 0.5 * min(y1 - y0, by1 - by0) and 0 <= bx0 - x1 <= gap_x
-            inside = xo > 0 and yo > 0
-            if below or beside or inside:
-                nx0, ny0, nx1, ny1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
-                if ny1 - ny0 > 0.34 * h or nx1 - nx0 > 0.22 * w:
-                    continue
-                x0, y0, x1, y1 = nx0, ny0, nx1, ny1
-                used.add(b)
-                changed = True
+            if not accept(bx0, by0, bx1, by1):
+                continue
+            nx0, ny0, nx1, ny1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+            if ny1 - ny0 > 0.42 * h or nx1 - nx0 > 0.24 * w:
+                continue
+            x0, y0, x1, y1 = nx0, ny0, nx1, ny1
+            used.add(b)
+            grown = True
+        return grown
+
+    def overlap_x(bx0, bx1):
+        return min(x1, bx1) - max(x0, bx0)
+
+    def overlap_y(by0, by1):
+        return min(y1, by1) - max(y0, by0)
+
+    # the rank: characters level with the seed, on either side, close by
+    gap_x = 0.035 * w
+    while grow(lambda bx0, by0, bx1, by1: overlap_y(by0, by1) > 0.5 * min(y1 - y0, by1 - by0)
+               and (0 <= bx0 - x1 <= gap_x or 0 <= x0 - bx1 <= gap_x)):
+        pass
+    rank_h = y1 - y0
+    # the suit: the nearest blob below that lines up with the rank
+    gap_y = max(0.035 * h, 0.7 * rank_h)
+    below = [b for b in blobs if b not in used
+             and overlap_x(b[0], b[0] + b[2]) > 0.3 * min(x1 - x0, b[2])
+             and 0 <= b[1] - y1 <= gap_y and b[2] * b[3] >= 0.1 * (x1 - x0) * rank_h
+             # a corner pip is no bigger than the rank; the card's big pips are
+             and b[2] <= 1.6 * max(x1 - x0, 0.5 * rank_h) and b[3] <= 1.5 * rank_h]
+    if below:
+        suit = min(below, key=lambda b: b[1])
+        grow(lambda bx0, by0, bx1, by1: (bx0, by0, bx1 - bx0, by1 - by0) == suit)
+    # pieces of either (split pips, serifs) that overlap the box or touch it
+    while grow(lambda bx0, by0, bx1, by1: overlap_x(bx0, bx1) > 0 and overlap_y(by0, by1) > 0):
+        pass
     if (y1 - y0) < 0.06 * h:
         return None
     pad = max(1, int(0.006 * w))
     return (max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad))
+
+
+def _fits(box, template) -> bool:
+    """Same top, bottom and left edge as the template, within a quarter of its size.
+
+    The width is left free (a "10" is wider than a "J"); the height is not,
+    because a box that stops short of the template found the rank but lost the suit.
+    """
+    tw, th = template[2] - template[0], template[3] - template[1]
+    w = box[2] - box[0]
+    return (abs(box[1] - template[1]) <= 0.25 * th and abs(box[3] - template[3]) <= 0.25 * th
+            and abs(box[0] - template[0]) <= 0.5 * tw and 0.4 * tw <= w <= 1.8 * tw)
+
+
+def consistent_index_boxes(found: dict[str, tuple[int, int, int, int] | None]
+                           ) -> dict[str, tuple[int, int, int, int]]:
+    """Check each card's index box against the rest of its deck.
+
+    A deck prints its indices in one place, and pip cards (A-10) have no
+    pictures or frames that the finder can mistake for a rank.  So the median
+    pip-card box of each suit is that suit's template, and a card whose box
+    does not line up with the template (a court card whose frame or picture touches
+    its index, a missed suit pip) takes the template instead.  Without any
+    pip-card box there is nothing to check against, and the boxes are kept.
+    """
+    pips = {l: b for l, b in found.items() if b is not None and l[:-1] not in ("J", "Q", "K")}
+    if not pips:
+        return {l: tuple(int(v) for v in b) for l, b in found.items() if b is not None}
+    deck_template = np.median(np.array(list(pips.values())), axis=0)
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for label in LABELS:
+        same_suit = [b for l, b in pips.items() if l[-1] == label[-1]]
+        template = np.median(np.array(same_suit), axis=0) if len(same_suit) >= 3 else deck_template
+        if not _fits(template, deck_template):  # most of this suit's boxes lost their pip
+            template = deck_template
+        template = tuple(int(round(v)) for v in template)
+        b = found.get(label)
+        out[label] = tuple(int(v) for v in b) if b is not None and _fits(b, template) else template
+    return out
 
 
 @dataclass
@@ -132,28 +199,15 @@ class Deck:
             elif (im.shape[1], im.shape[0]) != size:
                 im = cv2.resize(im, size, interpolation=cv2.INTER_AREA)
             images[label] = im
-        cache = folder / "index_boxes.json"
+        # v2: the finder and the deck-level check below changed in session 6, so
+        # boxes cached by the older finder are not reused.
+        cache = folder / "index_boxes.v2.json"
         if cache.is_file():
             boxes = {k: tuple(v) for k, v in json.loads(cache.read_text()).items()}
             if len(boxes) == 52:
                 return cls(folder.name, images, boxes)
-        boxes: dict[str, tuple[int, int, int, int]] = {}
-        for label, im in images.items():
-            b = find_index_box(im)
-            if b is not None:
-                boxes[label] = tuple(int(v) for v in b)
-        # Court cards: clip to the extent seen on pip cards (frames can touch the index).
-        pips = [boxes[l] for l in boxes if l[:-1] not in ("J", "Q", "K")]
-        if pips:
-            mx1 = int(np.percentile([b[2] for b in pips], 90) * 1.15)
-            my1 = int(np.percentile([b[3] for b in pips], 90) * 1.1)
-            med = np.median(np.array(pips), axis=0).astype(int)
-            for label in LABELS:
-                b = boxes.get(label)
-                if b is None:
-                    boxes[label] = tuple(int(v) for v in med)
-                else:
-                    boxes[label] = (b[0], b[1], min(b[2], mx1), min(b[3], my1))
+        found = {label: find_index_box(im) for label, im in images.items()}
+        boxes = consistent_index_boxes(found)
         if len(boxes) == 52:
             try:
                 cache.write_text(json.dumps({k: [int(x) for x in v] for k, v in boxes.items()}))

@@ -122,3 +122,61 @@ def test_two_pack_layout_can_hold_duplicates():
     rng = np.random.default_rng(6)
     pl = random_layout(rng, 1.45, two_packs=True)
     assert {p.copy for p in pl} <= {0, 1}
+
+
+# ------------------------------------------------------------ index finder on hand-drawn cards
+def _card(w=200, h=300):
+    im = np.zeros((h, w, 4), np.uint8)
+    im[..., :3] = 245
+    im[..., 3] = 255
+    return im
+
+
+def _ink(im, x0, y0, x1, y1):
+    im[y0:y1, x0:x1, :3] = 20
+
+
+def test_find_index_box_joins_a_thin_one_to_its_zero_and_the_suit_below():
+    """A "10" whose "1" is a narrow bar left of a "0" ring, and a suit pip a wide gap below."""
+    im = _card()
+    _ink(im, 14, 20, 19, 60)                          # "1": 5 x 40, 8x taller than wide
+    cv2.ellipse(im, (32, 40), (9, 19), 0, 0, 360, (20, 20, 20, 255), 4)   # "0", a little higher-left start
+    _ink(im, 16, 84, 40, 104)                         # suit pip, 24 px below the rank (0.6 of its height)
+    x0, y0, x1, y1 = find_index_box(im)
+    assert x0 <= 14 and x1 >= 41, "both digits of the 10"
+    assert y0 <= 21 and y1 >= 104, "rank and the suit below it"
+    assert y1 <= 108 and x1 <= 46
+
+
+def test_find_index_box_is_not_seeded_by_a_court_frame_line():
+    """A court card's frame starts higher than its index: the thin line must not become the box."""
+    im = _card()
+    _ink(im, 30, 12, 33, 72)                          # frame line: 3 x 60, starts above the rank
+    _ink(im, 12, 22, 26, 52)                          # rank
+    _ink(im, 12, 58, 26, 74)                          # suit
+    x0, y0, x1, y1 = find_index_box(im)
+    assert x0 <= 12 and x1 <= 28, "the frame line is not part of the box"
+    assert y0 <= 22 and 74 <= y1 <= 78
+
+
+def test_find_index_box_ignores_the_big_pips_of_the_card_body():
+    """The card body's pips may lie just below the index: a pip much larger than the rank is not its suit."""
+    im = _card()
+    _ink(im, 12, 20, 26, 45)                          # rank, 25 px tall
+    _ink(im, 12, 50, 52, 110)                         # a body pip: 40 x 60 right under it
+    x0, y0, x1, y1 = find_index_box(im)
+    assert y1 <= 49 and x1 <= 30
+
+
+def test_consistent_index_boxes_replaces_boxes_that_lost_their_suit():
+    from vision.synth import consistent_index_boxes
+    pip_box = (10, 20, 40, 100)
+    found = {label: pip_box for label in LABELS}
+    found["10s"] = (8, 20, 52, 100)                   # a wider "10": width is free
+    found["Ks"] = (10, 20, 40, 55)                    # rank only: the picture swallowed the suit
+    found["Qh"] = (60, 12, 64, 200)                   # a frame line
+    found["Jd"] = None                                # nothing found
+    boxes = consistent_index_boxes(found)
+    assert boxes["10s"] == (8, 20, 52, 100)
+    assert boxes["Ks"] == pip_box and boxes["Qh"] == pip_box and boxes["Jd"] == pip_box
+    assert len(boxes) == 52
