@@ -37,6 +37,12 @@ class TileSpec:
     overlap: int = 96
 
 
+# The half-scale look is trusted when its indices are at least this share of ``index_px``:
+# then at full scale they would be 1.2x the model's size or more, where it starts to misjudge them.
+# Smaller ones are measured at full scale as before.
+PROBE_TRUST = 0.6
+
+
 def tile_origins(length: int, size: int, overlap: int) -> list[int]:
     """Start offsets of tiles of ``size`` covering ``length`` with at least ``overlap``."""
     if length <= size:
@@ -164,12 +170,34 @@ class Detector:
         # confidence is the product of both stages
         first = min(conf, 0.1) if self.classifier else conf
         s = scale if scale else min(1.0, self.max_side / max(H, W))
-        found = self._find(img, s, first, iou)
+        found = None
         if not scale and self.index_px:
-            s2 = self.rescale(found, s)
-            if s2 != s:
-                s, found = s2, self._find(img, s2, first, iou)
+            # A quick look at half the scale first (a quarter of the pixels). Indices much larger
+            # than the model's size get split into rank and suit or missed, so a close camera
+            # would be misjudged at ``s``; at half the scale they are in range and measured well.
+            probe = self._find(img, s / 2, first, iou)
+            m = self.typical_length(probe)
+            if m is not None and m >= PROBE_TRUST * self.index_px:
+                s2 = self.rescale(probe, s / 2)
+                s, found = (s2, probe) if s2 == s / 2 else (s2, self._find(img, s2, first, iou))
+        if found is None:
+            found = self._find(img, s, first, iou)
+            if not scale and self.index_px:
+                s2 = self.rescale(found, s)
+                if s2 != s:
+                    s, found = s2, self._find(img, s2, first, iou)
         return self._name(img, found, s, conf)
+
+    @staticmethod
+    def typical_length(found) -> float | None:
+        """Median long side of the boxes stage 1 is sure of (score >= 0.3), None with fewer than 6."""
+        if found is None:
+            return None
+        B, S, _ = found
+        sure = S >= 0.3
+        if sure.sum() < 6:
+            return None
+        return float(np.median(np.maximum(B[sure, 2] - B[sure, 0], B[sure, 3] - B[sure, 1])))
 
     def rescale(self, found, s: float) -> float:
         """The working scale at which the indices found at scale ``s`` would be ``index_px`` long.
@@ -178,14 +206,10 @@ class Detector:
         that size depends on the camera's distance and resolution, not on the photo's
         pixel count: so the photo is looked at once, the typical index measured, and
         looked at again at the scale the model knows best (unless it already is)."""
-        if found is None:
+        m = self.typical_length(found)
+        if m is None:
             return s
-        B, S, _ = found
-        sure = S >= 0.3
-        if sure.sum() < 6:
-            return s
-        long_side = np.maximum(B[sure, 2] - B[sure, 0], B[sure, 3] - B[sure, 1])
-        s2 = float(np.clip(s * self.index_px / np.median(long_side), 0.08, 1.5))
+        s2 = float(np.clip(s * self.index_px / m, 0.08, 1.5))
         return s if abs(np.log(s2 / s)) < np.log(1.2) else s2
 
     def _find(self, img: np.ndarray, s: float, conf: float, iou: float):
