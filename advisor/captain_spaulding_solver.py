@@ -62,12 +62,11 @@ game (they agree with a brute-force search on small positions, see the tests).
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 
 from .engine import State, get_game
+from .solving import Solution, replays_to_a_win, solver_main
 
 GAME_ID = "captain-spaulding"
 
@@ -88,23 +87,6 @@ _clock = time.perf_counter
 TT_LIMIT = 1_500_000
 # How often (in positions) the clock is read: reading a CPU clock is slow.
 CLOCK_EVERY = 512
-
-
-@dataclass
-class Solution:
-    verdict: str                      # yes / no / unknown
-    plan: list[str] = field(default_factory=list)
-    reason: str = ""
-    nodes: int = 0
-    seconds: float = 0.0
-
-    @property
-    def exact(self) -> bool:
-        return self.verdict in ("yes", "no")
-
-    def to_json(self) -> dict:
-        return {"verdict": self.verdict, "exact": self.exact, "plan": list(self.plan), "reason": self.reason,
-                "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
 class _Unsolvable(Exception):
@@ -389,17 +371,7 @@ def _notation(path: list[tuple[int, int]]) -> list[str]:
 
 def verify_plan(state: State, plan: list[str]) -> bool:
     """Replay a plan through the rules engine: every move legal and the game won at the end."""
-    g = get_game(GAME_ID)
-    s = state.copy()
-    try:
-        for text in plan:
-            m = g.parse_move(s, text)
-            if g.why_illegal(s, m) is not None:
-                return False
-            g.apply(s, m)
-    except Exception:          # a plan the engine cannot even read is not a win
-        return False
-    return g.is_won(s)
+    return replays_to_a_win(GAME_ID, state, plan)
 
 
 def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9) -> Solution:
@@ -434,17 +406,7 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9) -> S
 
 def main(argv: list[str] | None = None) -> int:
     """python -m advisor.captain_spaulding_solver STATE.json [seconds]"""
-    import json
-
-    from .rules_cli import load_state
-    args = sys.argv[1:] if argv is None else argv
-    if not args:
-        print(main.__doc__)
-        return 1
-    state = load_state(args[0])
-    limit = float(args[1]) if len(args) > 1 else 1.0
-    print(json.dumps(solve(state, limit).to_json(), ensure_ascii=False, indent=1))
-    return 0
+    return solver_main(solve, main.__doc__, argv)
 
 
 if __name__ == "__main__":

@@ -93,11 +93,12 @@ and 7 of the source), and whether it ends "on the ground".
 from __future__ import annotations
 
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 
 from .engine import State, StateError, get_game
+from . import solving
+from .solving import replays_to_a_win, solver_main
 from .games.senior_wrangler import KING, NCOL, NEED, PILE_LEN, SESSIONS, redeal_target
 
 GAME_ID = "senior-wrangler"
@@ -112,23 +113,12 @@ class _Budget(Exception):
 
 
 @dataclass
-class Solution:
-    verdict: str                      # yes / no / unknown
-    plan: list[str] = field(default_factory=list)
-    reason: str = ""
-    nodes: int = 0
-    seconds: float = 0.0
+class Solution(solving.Solution):
     best_played: int = 0              # most cards on the piles reached by any line tried (out of 96)
     line: list[str] = field(default_factory=list)   # when unknown: the best line found (not known to win)
 
-    @property
-    def exact(self) -> bool:
-        return self.verdict in ("yes", "no")
-
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "exact": self.exact, "plan": list(self.plan), "reason": self.reason,
-                "nodes": self.nodes, "seconds": round(self.seconds, 3), "best_played": self.best_played,
-                "line": list(self.line)}
+        return {**super().to_json(), "best_played": self.best_played, "line": list(self.line)}
 
 
 # ------------------------------------------------------------------ compact form
@@ -1036,14 +1026,7 @@ def _notation(moves) -> list[str]:
 
 def verify_plan(state: State, plan: list[str]) -> bool:
     """Replay a plan through the rules engine: every move legal and the game won at the end."""
-    g = get_game(GAME_ID)
-    s = state.copy()
-    for text in plan:
-        m = g.parse_move(s, text)
-        if g.why_illegal(s, m) is not None:
-            return False
-        g.apply(s, m)
-    return g.is_won(s)
+    return replays_to_a_win(GAME_ID, state, plan)
 
 
 def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed: int = 0,
@@ -1159,17 +1142,7 @@ def king_foresight(state: State) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     """python -m advisor.senior_wrangler_solver STATE.json [seconds]"""
-    import json
-
-    from .rules_cli import load_state
-    args = sys.argv[1:] if argv is None else argv
-    if not args:
-        print(main.__doc__)
-        return 1
-    state = load_state(args[0])
-    limit = float(args[1]) if len(args) > 1 else 1.0
-    print(json.dumps(solve(state, limit).to_json(), ensure_ascii=False, indent=1))
-    return 0
+    return solver_main(solve, main.__doc__, argv)
 
 
 if __name__ == "__main__":
