@@ -39,6 +39,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import _growing, _visible_area, read_sightings  # noqa: E402
+from vision.reading import READ_CONF, _growing, _visible_area, read_sightings  # noqa: E402
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -309,7 +310,8 @@ def decks_and_detector(args):
     detect = None
     if args.sightings == "detector":
         import vision
-        detect = vision.detect
+        # the threshold read_layout uses, which is below the detector's own
+        detect = partial(vision.detect, conf=READ_CONF)
     return decks, detect
 
 
@@ -437,7 +439,8 @@ def run_columns(args) -> dict:
     detect = None
     if args.sightings == "detector":
         import vision
-        detect = vision.detect
+        # the threshold read_layout uses, which is below the detector's own
+        detect = partial(vision.detect, conf=READ_CONF)
     per_image = []
     for k, img_path in enumerate(images):
         img = cv2.imread(str(img_path))
