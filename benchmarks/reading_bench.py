@@ -39,7 +39,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import READ_CONF, _growing, _visible_area, read_sightings  # noqa: E402
+from vision.reading import _growing, _visible_area, read_sightings, sightings_for_reading  # noqa: E402
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -309,9 +308,7 @@ def decks_and_detector(args):
         raise SystemExit("no rendered held-out decks under data/decks: run the vision data step first")
     detect = None
     if args.sightings == "detector":
-        import vision
-        # the threshold read_layout uses, which is below the detector's own
-        detect = partial(vision.detect, conf=READ_CONF)
+        detect = sightings_for_reading      # what read_layout uses
     return decks, detect
 
 
@@ -438,9 +435,7 @@ def run_columns(args) -> dict:
         draw.mkdir(parents=True, exist_ok=True)
     detect = None
     if args.sightings == "detector":
-        import vision
-        # the threshold read_layout uses, which is below the detector's own
-        detect = partial(vision.detect, conf=READ_CONF)
+        detect = sightings_for_reading      # what read_layout uses
     per_image = []
     for k, img_path in enumerate(images):
         img = cv2.imread(str(img_path))

@@ -178,14 +178,13 @@ class Detector:
             probe = self._find(img, s / 2, first, iou)
             m = self.typical_length(probe)
             if m is not None and m >= PROBE_TRUST * self.index_px:
-                s2 = self.rescale(probe, s / 2)
-                s, found = (s2, probe) if s2 == s / 2 else (s2, self._find(img, s2, first, iou))
+                s, found = s / 2, probe
         if found is None:
             found = self._find(img, s, first, iou)
-            if not scale and self.index_px:
-                s2 = self.rescale(found, s)
-                if s2 != s:
-                    s, found = s2, self._find(img, s2, first, iou)
+        if not scale and self.index_px:
+            s2 = self.rescale(found, s)
+            if s2 != s:
+                s, found = s2, self._find(img, s2, first, iou)
         return self._name(img, found, s, conf)
 
     @staticmethod

@@ -1473,6 +1473,12 @@ def load_photo(image: Any) -> np.ndarray:
 READ_CONF = 0.15
 
 
+def sightings_for_reading(img: np.ndarray) -> list:
+    """The detector's sightings of a photo, down to the reading's threshold ``READ_CONF``."""
+    from . import detect
+    return detect(img, conf=READ_CONF)
+
+
 def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
     """Photo (path, bytes, PIL image or BGR array) + chosen game -> Reading (state, confidences, doubts, changes).
 
@@ -1481,13 +1487,13 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
     that shows no layout of the game gives a Reading with no state and a
     message saying why.
     """
-    from . import VisionError, detect
+    from . import VisionError
     g = get_game(game)                      # unknown game: a clear error before any work
     if previous is not None and not isinstance(previous, State):
         previous = State.from_json(previous)
     img = load_photo(image)
     try:
-        sightings = detect(img, conf=READ_CONF)
+        sightings = sightings_for_reading(img)
     except ImportError as e:
         raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
     return read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options)

@@ -7,7 +7,8 @@ import advisor.captain_spaulding_solver as CS
 from advisor import search as S
 from advisor.advice import advise
 from advisor.cards import RANK_LABEL
-from advisor.engine import Board, Loc, Move, State, get_game
+from advisor.engine import Loc, Move, State, get_game
+from plans import replays_to_a_win
 
 GID = "captain-spaulding"
 G = get_game(GID)
@@ -64,13 +65,6 @@ def brute_force_winnable(state: State, cap: int = 40_000) -> bool | None:
                 seen.add(k)
                 todo.append(t)
     return False
-
-
-def replays_to_a_win(state: State, plan: list[str]) -> bool:
-    b = Board(state.copy())
-    for m in plan:
-        b.push(m)                    # raises if any move is illegal
-    return b.status() == "won"
 
 
 # ------------------------------------------------------------------ notation

@@ -15,17 +15,11 @@ from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relax
 from advisor.games.senior_wrangler import NEED
 from sw_positions import (G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_pickup_position,
                           random_small_position)
+from plans import replays_to_a_win
 
 DONE = [12] * 7
 # Pile 8 is on key 7: A 8 2 9 3 10 4 J 5 Q 6 K; with 8 cards on it, it needs 5, Q, 6 and K.
 LAST4 = pile_ranks(7)[8:]
-
-
-def replays_to_a_win(state: State, plan: list[str]) -> bool:
-    b = Board(state.copy())
-    for m in plan:
-        b.push(m)                    # raises if any move is illegal
-    return b.status() == "won"
 
 
 def test_the_last_four_cards_are_what_key_seven_needs():
