@@ -613,7 +613,7 @@ def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | Non
         except StopIteration:
             return None
 
-    kind = rng.choice(["tableau", "tableau", "tableau", "rows", "scatter", "mixed"])
+    kind = rng.choice(["tableau", "tableau", "tableau", "rows", "scatter", "mixed", "hands"])
     jit = lambda s: rng.normal(0, s)  # noqa: E731
     if kind in ("tableau", "mixed"):
         ncol = int(rng.integers(2, 9))
@@ -638,13 +638,33 @@ def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | Non
                     out.append(Placement(card[0], f * sp + jit(0.02), -1.3 * aspect + jit(0.02), jit(2), card[1]))
     elif kind == "rows":
         nrow = int(rng.integers(1, 5))
-        fan = rng.uniform(0.15, 1.2)
+        # down to 0.1 card widths: in a tight row only a sliver of each index shows
+        fan = rng.uniform(0.1, 1.2)
         for r in range(nrow):
             for k in range(int(rng.integers(2, 14))):
                 card = nxt()
                 if card is None:
                     break
                 out.append(Placement(card[0], k * fan + jit(0.02), r * aspect * rng.uniform(1.05, 1.4), jit(2), card[1]))
+    elif kind == "hands":
+        # Cards turned about a common point near their lower edge, as a held hand is put
+        # down: real photos have such fans, where each index shows at a new angle and
+        # often only as a narrow wedge.
+        for f in range(int(rng.integers(1, 5))):
+            n = int(rng.integers(3, 14))
+            # turned clockwise, each card leaves the top-left index of the one below in view
+            step = rng.uniform(4, 14) * (1 if rng.random() < 0.8 else -1)
+            base = rng.uniform(-180, 180)
+            radius = rng.uniform(0.5, 1.0) * aspect
+            px, py = f * rng.uniform(2.2, 3.2), rng.uniform(0, 1.5)
+            for k in range(n):
+                card = nxt()
+                if card is None:
+                    break
+                a = base + (k - n / 2) * step
+                t = math.radians(a)
+                # the card's centre lies `radius` above the pivot, turned with the card
+                out.append(Placement(card[0], px + radius * math.sin(t), py - radius * math.cos(t), a, card[1]))
     else:
         n = int(rng.integers(3, 25))
         for _ in range(n):
