@@ -39,6 +39,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from .engine import Game, Move, State, get_game
+from .solving import thinking_time
 
 
 @dataclass
@@ -389,7 +390,8 @@ def add_suggestions(game: Game, state: State, advice, budget: Budget | None = No
     from .advice import Suggestion, Winnable
     budget = budget or Budget()
     if advice.winnable is None:
-        exact = exact_verdict(game, state, seconds=min(1.0, max(0.3, budget.seconds)), history=history)
+        exact = exact_verdict(game, state, seconds=thinking_time(history, min(1.0, max(0.3, budget.seconds))),
+                              history=history)
         if exact is not None:
             advice.winnable = exact
             if exact.verdict == "yes" and exact.plan:

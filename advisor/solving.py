@@ -14,6 +14,18 @@ from typing import Callable
 from .engine import State, get_game
 
 
+# Before the first move of a game the solver may think this long (seconds). A player
+# expects a pause when the cards are first laid out, and a plan found then is
+# followed to the end at no further cost; later a deal without a plan gets the
+# usual short look at every move, which is where the time would otherwise go.
+OPENING_SECONDS = 5.0
+
+
+def thinking_time(history, usual: float) -> float:
+    """The solver's time for this decision: longer at the opening (no moves made yet)."""
+    return usual if history else max(usual, OPENING_SECONDS)
+
+
 @dataclass
 class Solution:
     """A solver's answer: "yes" (with a plan that wins), "no" (proved lost) or "unknown"."""

@@ -25,6 +25,7 @@ from ..cards import RANK_NAME
 from ..engine import State, get_game
 from ..games.senior_wrangler import KING, NCOL, NEED, PILE_LEN, SESSIONS, redeal_target
 from .. import senior_wrangler_solver as solver
+from ..solving import thinking_time
 
 BOOK = TipBook("senior-wrangler")
 SRC = "Keeling, Senior Wrangler"
@@ -108,7 +109,7 @@ def _remember(key: str, sol) -> None:
 @BOOK.rule("solver", f"{SRC}, tips (introduction): a player as clever as a computer would know at once",
            "All cards are face up, so the deal is solved: can it still be won, and the winning plan.")
 def rule_solver(ctx: Context):
-    sol = solve_cached(ctx.state)
+    sol = solve_cached(ctx.state, thinking_time(ctx.history, SOLVE_SECONDS))
     yield ("solver", sol.to_json())
     if sol.verdict == "yes":
         yield Winnable("yes", exact=True, plan=list(sol.plan), reason=sol.reason)
@@ -143,7 +144,7 @@ def rule_pack_it_in(ctx: Context):
                     near += 1
                 elif i < 4:
                     far += 1
-    sol = solve_cached(st)
+    sol = solve_cached(st, thinking_time(ctx.history, SOLVE_SECONDS))
     if sol.verdict == "yes":
         judgement, why = "play on", "the solver has found a winning plan"
     elif sol.verdict == "no":

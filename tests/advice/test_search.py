@@ -214,3 +214,26 @@ def test_sampled_worlds_keep_the_rules_on_where_a_card_may_lie():
     a = advise(state, [], search=True, budget=S.Budget(seconds=60.0, rollout_moves=400, max_candidates=6,
                                                          max_playouts=20))
     assert a.suggestions
+
+
+def test_the_solver_thinks_longer_before_the_first_move(monkeypatch):
+    """At the opening (no moves made) the exact solver gets OPENING_SECONDS; later the usual short look."""
+    from advisor.solving import OPENING_SECONDS
+    g = get_game("captain-spaulding")
+    s = g.new(3)
+    calls = []
+
+    def solve(state, seconds=1.0):
+        calls.append(seconds)
+        return {"verdict": "unknown"}
+
+    import advisor.cli as cli
+    monkeypatch.setattr(cli, "exact_solver", lambda gid: types.SimpleNamespace(solve=solve))
+    monkeypatch.setattr(S, "search", lambda *a, **k: types.SimpleNamespace(scored=[], hidden=False))
+    S._PLANS.clear()
+    S.add_suggestions(g, s, Advice(g.id), S.Budget(seconds=0.0))
+    m = g.legal_moves(s)[0]
+    later = s.copy()
+    g.apply(later, m)
+    S.add_suggestions(g, later, Advice(g.id), S.Budget(seconds=0.0), history=[(s, m)])
+    assert calls == [OPENING_SECONDS, 0.3]

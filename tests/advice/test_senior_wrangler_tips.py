@@ -252,3 +252,24 @@ def test_without_a_verdict_the_best_line_found_is_suggested(monkeypatch):
     sug = by_rule(a.suggestions, "solver")
     assert [(x.move, x.score) for x in sug] == [("column1>pile1", tips.SCORE_BEST_LINE)]
     assert "puts 80 of 96 cards on the piles (not known to win)" in sug[0].reason
+
+
+def test_the_solver_rule_thinks_longer_at_the_opening(monkeypatch):
+    from advisor.solving import OPENING_SECONDS
+    seen = []
+
+    def fake(state, seconds=None):
+        seen.append(seconds)
+        return solver.Solution("unknown", reason="test")
+
+    monkeypatch.setattr(tips, "solve_cached", fake)
+    s = G.new(5)
+    m = G.legal_moves(s)[0]
+    later = s.copy()
+    G.apply(later, m)
+    advise(s, search=False)
+    opening = list(seen)
+    seen.clear()
+    advise(later, [(s, m)], search=False)
+    assert opening and set(opening) >= {OPENING_SECONDS}
+    assert OPENING_SECONDS not in seen and tips.SOLVE_SECONDS in seen
