@@ -630,8 +630,11 @@ def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place], max_g
         idx = np.where(owner == k)[0]
         order = idx[np.argsort(along[idx])]
         prev = 0.0
-        # Face-down cards are not seen, so a fan that may hold some can show its first card further along.
-        start = 0.45 + (MAX_HIDDEN * fan if pl[k].area.face != "up" else 0.0)
+        # In an open fan the first card seen may lie as far from the head as one card from the next
+        # (indices missed before it). A fan that may hold face-down cards, never seen, shows its first
+        # card further along, by up to MAX_HIDDEN places (a longer reach there lets shifted look-alike
+        # alignments fit as well as the right one).
+        start = max(0.45, max_gap * fan) if pl[k].area.face == "up" else 0.45 + MAX_HIDDEN * fan
         for n, c in enumerate(order):
             gap = along[c] - prev
             if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, max_gap * fan)):
@@ -705,6 +708,7 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
 
 
 REFINE_ROUNDS = 4
+OPEN_HEAD = 1.5
 RANSAC_ITERS = 300    # most points are right by the time a fit is refined: few draws find them
 REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
 
@@ -727,7 +731,7 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -
     gaps = np.diff(a)
     step = float(np.clip(np.median(gaps), 0.6 * flen, 1.4 * flen)) if len(gaps) else flen
     if open_fan:
-        first = 0 if a[0] < 1.5 * flen else int(round(a[0] / flen))
+        first = 0 if a[0] < OPEN_HEAD * flen else int(round(a[0] / flen))
     else:
         # face-down cards first: as many as the deal (or the last photo) has, unless the card lies far from there
         first = dealt if abs(a[0] - dealt * flen) < 1.5 * flen else max(0, int(round(a[0] / flen)))
@@ -769,6 +773,7 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray, opp: np.nda
     alone = np.isfinite(_place_costs(tab, pl)[0]).sum(axis=1) == 1
     if (alone & ~ok & (owner >= 0)).any():
         ok = ok | (alone & _consistent(owner, along, pl, MAX_GAP_ALONE))
+    _exposed_far_corners(tab, cards, owner, along, ok, pl, opp)
     order = np.argsort(along)
     for k in order:
         c = cards[k]
@@ -811,6 +816,41 @@ def _other_corners(tab: np.ndarray, lone: np.ndarray, owner: np.ndarray, along: 
         if best is not None:
             out[k] = best
     return out
+
+
+def _exposed_far_corners(tab: np.ndarray, cards: Sequence[SeenCard], owner: np.ndarray, along: np.ndarray,
+                         ok: np.ndarray, pl: Sequence[Place], opp: np.ndarray) -> None:
+    """Table points with the last card of a fan moved back by a far corner, where that supposes fewer misses.
+
+    The exposed card of a fan shows its far corner too. When only that index was
+    read, it fits the fan just as well as the near index of a card some steps
+    further on, with the places between read as missed. Each reading supposes its
+    own unseen index, so the one that supposes fewer missed cards between it and
+    the card before is the likelier: the far corner, whenever that puts the card
+    at least a step after the one before. ``tab`` and ``along`` are updated in place.
+    """
+    arr = _Arrays.of(pl)
+    for j in np.unique(owner[ok & (owner >= 0)]):
+        fl = arr.flen[j]
+        if fl <= 0:
+            continue
+        idx = np.where((owner == j) & ok)[0]
+        idx = idx[np.argsort(along[idx])]
+        k = idx[-1]
+        if len(cards[k].boxes) != 1:
+            continue
+        if len(idx) > 1:
+            before = along[idx[-2]]
+        elif pl[j].area.face == "up":
+            before = -fl          # the head of an open fan: the first place is a step after "before"
+        else:
+            continue              # face-down cards may lie before it: their number is not known here
+        for off in (opp, np.array([0.0, opp[1]])):
+            pt = tab[k] - off
+            cost, al = _place_costs(pt[None, :], pl)
+            if np.isfinite(cost[0, j]) and before + 0.5 * fl < al[0, j] < along[k] - 0.5 * fl:
+                tab[k], along[k] = pt, al[0, j]
+                break
 
 
 def _growing(a: Area) -> bool:
@@ -893,6 +933,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         if _growing(a):
             n = max([n] + [i + 1 for (name, i) in piles if name == a.name])
         areas[a.name] = [[] for _ in range(n)]
+        step = _area_step(a, [piles.get((a.name, i), []) for i in range(n)])
         for i in range(n):
             prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
             seen = piles.get((a.name, i), [])
@@ -929,7 +970,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 conf[(a.name, i, len(pile) - 1)] = top.conf
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
-                pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts)
+                pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step)
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -984,8 +1025,23 @@ def _keep_remembered(areas: dict[str, list[list[Slot]]], previous: State) -> Non
                     p[j] = old[i][j]
 
 
+def _area_step(a: Area, seen_by_pile: list[list[SeenCard]]) -> float:
+    """The fan step this photo shows for one area, from the gaps of all its fans together.
+
+    A player fans every column of a layout alike, so one step serves them all; judged
+    pile by pile, a column whose indices were half missed could take a step that
+    fits its few gaps and puts its cards a place off."""
+    flen = math.hypot(*a.fan)
+    gaps = []
+    for seen in seen_by_pile:
+        alongs = [c.along for c in seen if c.along is not None]
+        if len(alongs) == len(seen) and len(alongs) > 1:
+            gaps.extend(np.diff(alongs))
+    return _photo_step(np.array(gaps), flen)
+
+
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
-              conf: dict, doubts: list[Doubt]) -> list[Slot]:
+              conf: dict, doubts: list[Doubt], step: float) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
@@ -1013,7 +1069,6 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                                 a.name, i, 0, "assumed"))
     alongs = [c.along for c in seen if c.along is not None]
     gaps = np.diff(alongs) if len(alongs) == len(seen) else np.array([])
-    step = _photo_step(gaps, flen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
     slots = _fan_slots(np.array(alongs), step) if flen > 0 and len(gaps) else np.arange(len(seen))

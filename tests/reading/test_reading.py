@@ -207,6 +207,23 @@ def test_a_missed_index_in_a_fan_leaves_an_unreadable_card_and_a_doubt():
     assert any(d.kind == "unreadable" and d.area == "column" and d.pile == 4 and d.index == 5 for d in r.doubts)
 
 
+def test_a_column_whose_first_two_indices_were_missed_keeps_its_places():
+    """Two indices missed at a column's head: the column is read from its head, the two as unreadable."""
+    from vision.reading import INDEX_CENTRE
+    g = get_game("senior-wrangler")
+    truth = g.new(9)
+    sights, H = photo(truth, 9)
+    area = g.layout({})["column"]
+    missed = {id(_nearest(sights, H, np.array(area.position(2, k)) + INDEX_CENTRE)) for k in (0, 1)}
+    sights = [s for s in sights if id(s) not in missed]
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    read = [s.card.label if s.card else None for s in r.state.areas["column"][2]]
+    want = [s.card.label for s in truth.areas["column"][2]]
+    assert read == [None, None] + want[2:]
+    assert visible_equal(truth, r.state) == ["column3: " + f"{want} != {want[2:]}"]
+
+
 def test_the_two_indices_of_one_card_read_differently_are_one_card_and_a_doubt():
     from vision.reading import INDEX_CENTRE, OPPOSITE
     truth = get_game("uncle-remus").new(2)

@@ -84,3 +84,28 @@ def test_a_covered_card_seen_only_by_its_top_right_index_is_read_in_its_place():
     assert r.state.areas["column"][2][4].card.label == card.label
     assert len(r.state.areas["column"][2]) == len(truth.areas["column"][2])
     assert not [d for d in r.doubts if d.kind == "stray"]
+
+
+def test_a_lone_far_corner_at_a_fans_end_is_the_exposed_card_when_that_supposes_fewer_misses():
+    """A column's last card seen by one index lying 0.92 card widths (its far corner's offset) past
+    where it would lie: read as the exposed card's lower-left index, it is one place after the card
+    before; read as a near index, three places were missed. The first reading is kept."""
+    from vision.reading import MAX_GAP_ALONE, SeenCard, _consistent, _exposed_far_corners, _locate, places
+    pl = places(get_game("senior-wrangler").layout({}))
+    head = np.array(pl[0].table)                      # column 1; its fan runs down the table
+    opp = np.array([0.74, 0.92])
+    pts = [head, head + [0, 0.3], head + [0, 0.6 + 0.92]]
+    cards = [SeenCard(l, (0.0, 0.0), 0.9, boxes=[(0, 0, 1, 1)] * n) for l, n in (("Ks", 1), ("Qh", 1), ("2d", 1))]
+    tab = np.array(pts, dtype=float)
+    owner, along, ok = _locate(tab, pl)
+    # as read_sightings does for a card no other place could hold: a longer gap is allowed
+    ok = _consistent(owner, along, pl, MAX_GAP_ALONE)
+    assert list(owner) == [0, 0, 0] and ok.all()
+    _exposed_far_corners(tab, cards, owner, along, ok, pl, opp)
+    assert np.allclose(along, [0.0, 0.3, 0.6], atol=1e-6)
+    # with both of its indices read, the same card is a near index, where it lies
+    cards[2].boxes = [(0, 0, 1, 1)] * 2
+    tab = np.array(pts, dtype=float)
+    owner, along, _ = _locate(tab, pl)
+    _exposed_far_corners(tab, cards, owner, along, _consistent(owner, along, pl, MAX_GAP_ALONE), pl, opp)
+    assert abs(along[2] - 1.52) < 1e-6
