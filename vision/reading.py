@@ -708,6 +708,8 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
 
 
 REFINE_ROUNDS = 4
+# An open fan's first card seen is taken to lie at its head unless it is this many steps off. (0.6 read
+# columns whose first index was missed better, but let scattered cards fit a layout: see the notes.)
 OPEN_HEAD = 1.5
 RANSAC_ITERS = 300    # most points are right by the time a fit is refined: few draws find them
 REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
