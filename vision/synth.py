@@ -598,8 +598,11 @@ def jpeg(img: np.ndarray, rng: np.random.Generator, lo: int = 35, hi: int = 95) 
 
 
 # ---------------------------------------------------------------- layouts
-def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | None = None) -> list[Placement]:
-    """A patience-like layout: fanned columns, rows, squared piles, scattered cards."""
+def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | None = None,
+                  kind: str | None = None) -> list[Placement]:
+    """A patience-like layout: fanned columns, rows, squared piles, hand fans, scattered cards.
+
+    ``kind`` (tableau, rows, scatter, mixed, hands) fixes the sort; by default it is drawn."""
     if two_packs is None:
         two_packs = rng.random() < 0.3
     pool = [(l, 0) for l in LABELS] + ([(l, 1) for l in LABELS] if two_packs else [])
@@ -613,7 +616,7 @@ def random_layout(rng: np.random.Generator, aspect: float, two_packs: bool | Non
         except StopIteration:
             return None
 
-    kind = rng.choice(["tableau", "tableau", "tableau", "rows", "scatter", "mixed", "hands"])
+    kind = kind or rng.choice(["tableau", "tableau", "tableau", "rows", "scatter", "mixed", "hands"])
     jit = lambda s: rng.normal(0, s)  # noqa: E731
     if kind in ("tableau", "mixed"):
         ncol = int(rng.integers(2, 9))

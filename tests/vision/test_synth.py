@@ -1,11 +1,14 @@
 """The scene generator labels exactly the visible corner indices."""
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
 
+from vision import synth  # noqa: E402
 from vision.decks import LABELS  # noqa: E402
 from vision.synth import (VISIBLE_MIN, Camera, Placement, find_index_box, random_layout,  # noqa: E402
                           random_scene, render_scene, synthetic_deck)
@@ -180,3 +183,42 @@ def test_consistent_index_boxes_replaces_boxes_that_lost_their_suit():
     assert boxes["10s"] == (8, 20, 52, 100)
     assert boxes["Ks"] == pip_box and boxes["Qh"] == pip_box and boxes["Jd"] == pip_box
     assert len(boxes) == 52
+
+
+def test_hand_fans_turn_each_card_by_one_step_about_a_common_point():
+    rng = np.random.default_rng(3)
+    pl = synth.random_layout(rng, 1.45, two_packs=False, kind="hands")
+    assert len(pl) >= 3
+    # the cards of the first fan: the leading run whose angles are one constant step apart
+    steps = np.diff([p.angle for p in pl])
+    n = 1 + next((i for i, d in enumerate(steps) if abs(d - steps[0]) > 1e-9), len(steps))
+    first = pl[:n]
+    assert len(first) >= 3 and 4 <= abs(steps[0]) <= 14
+    # pivot = centre moved back down the card's own up-direction by the radius; the same for every card
+    def pivot(p, r):
+        t = np.radians(p.angle)
+        return np.array([p.x - r * np.sin(t), p.y + r * np.cos(t)])
+    a, b = first[0], first[1]
+    # solve the radius from the first two cards, then every card of the fan must share the pivot
+    ta, tb = np.radians(a.angle), np.radians(b.angle)
+    r = (b.x - a.x) / (np.sin(tb) - np.sin(ta))
+    piv = pivot(a, r)
+    assert 0.5 * 1.45 - 1e-9 <= r <= 1.0 * 1.45 + 1e-9
+    for p in first:
+        assert np.allclose(pivot(p, r), piv, atol=1e-9)
+
+
+def test_a_hand_fan_scene_labels_only_indices_left_in_view(deck):
+    """In a fan turned clockwise each card leaves the index of the one below in view; the labels
+    follow what is visible: every labelled box has at least the visible share, and no card is
+    labelled more often than it has corners."""
+    rng = np.random.default_rng(5)
+    pl = synth.random_layout(rng, deck.aspect, two_packs=False, kind="hands")
+    cam = synth.Camera.top_down(size=(640, 640), center=(np.mean([p.x for p in pl]), np.mean([p.y for p in pl])), card_px=70)
+    scene = synth.render_scene(pl, deck, cam, rng)
+    boxes = scene.labelled()
+    assert boxes and all(b.visible >= synth.VISIBLE_MIN for b in boxes)
+    counts = Counter(b.label for b in boxes)
+    assert max(counts.values()) <= 2
+    hidden = [b for b in scene.index_boxes if b.visible < synth.VISIBLE_MIN]
+    assert hidden, "the fan covers some indices"
