@@ -1033,13 +1033,14 @@ def _area_step(a: Area, seen_by_pile: list[list[SeenCard]]) -> float:
     A player fans every column of a layout alike, so one step serves them all; judged
     pile by pile, a column whose indices were half missed could take a step that
     fits its few gaps and puts its cards a place off."""
-    flen = math.hypot(*a.fan)
-    gaps = []
-    for seen in seen_by_pile:
-        alongs = [c.along for c in seen if c.along is not None]
-        if len(alongs) == len(seen) and len(alongs) > 1:
-            gaps.extend(np.diff(alongs))
-    return _photo_step(np.array(gaps), flen)
+    gaps = [np.diff(al) for al in map(_alongs, seen_by_pile) if al is not None]
+    return _photo_step(np.concatenate(gaps) if gaps else np.array([]), math.hypot(*a.fan))
+
+
+def _alongs(seen: list[SeenCard]) -> np.ndarray | None:
+    """Where each card seen in one fan lies along it; None unless every one is known and there are two."""
+    al = [c.along for c in seen if c.along is not None]
+    return np.array(al) if len(al) == len(seen) and len(al) > 1 else None
 
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
@@ -1069,11 +1070,10 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         if not remembered:
             doubts.append(Doubt(f"{a.name} {i + 1}: {len(hidden)} face-down card(s) assumed under the fan, from where its first face-up card lies",
                                 a.name, i, 0, "assumed"))
-    alongs = [c.along for c in seen if c.along is not None]
-    gaps = np.diff(alongs) if len(alongs) == len(seen) else np.array([])
+    alongs = _alongs(seen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
-    slots = _fan_slots(np.array(alongs), step) if flen > 0 and len(gaps) else np.arange(len(seen))
+    slots = _fan_slots(alongs, step) if flen > 0 and alongs is not None else np.arange(len(seen))
     for n, c in enumerate(seen):
         missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
         for _ in range(max(0, missing)):

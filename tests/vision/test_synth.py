@@ -8,7 +8,6 @@ import pytest
 
 cv2 = pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
 
-from vision import synth  # noqa: E402
 from vision.decks import LABELS  # noqa: E402
 from vision.synth import (VISIBLE_MIN, Camera, Placement, find_index_box, random_layout,  # noqa: E402
                           random_scene, render_scene, synthetic_deck)
@@ -187,7 +186,7 @@ def test_consistent_index_boxes_replaces_boxes_that_lost_their_suit():
 
 def test_hand_fans_turn_each_card_by_one_step_about_a_common_point():
     rng = np.random.default_rng(3)
-    pl = synth.random_layout(rng, 1.45, two_packs=False, kind="hands")
+    pl = random_layout(rng, 1.45, two_packs=False, kind="hands")
     assert len(pl) >= 3
     # the cards of the first fan: the leading run whose angles are one constant step apart
     steps = np.diff([p.angle for p in pl])
@@ -213,12 +212,12 @@ def test_a_hand_fan_scene_labels_only_indices_left_in_view(deck):
     follow what is visible: every labelled box has at least the visible share, and no card is
     labelled more often than it has corners."""
     rng = np.random.default_rng(5)
-    pl = synth.random_layout(rng, deck.aspect, two_packs=False, kind="hands")
-    cam = synth.Camera.top_down(size=(640, 640), center=(np.mean([p.x for p in pl]), np.mean([p.y for p in pl])), card_px=70)
-    scene = synth.render_scene(pl, deck, cam, rng)
+    pl = random_layout(rng, deck.aspect, two_packs=False, kind="hands")
+    cam = Camera.top_down(size=(640, 640), center=(np.mean([p.x for p in pl]), np.mean([p.y for p in pl])), card_px=70)
+    scene = render_scene(pl, deck, cam, rng)
     boxes = scene.labelled()
-    assert boxes and all(b.visible >= synth.VISIBLE_MIN for b in boxes)
+    assert boxes and all(b.visible >= VISIBLE_MIN for b in boxes)
     counts = Counter(b.label for b in boxes)
     assert max(counts.values()) <= 2
-    hidden = [b for b in scene.index_boxes if b.visible < synth.VISIBLE_MIN]
+    hidden = [b for b in scene.index_boxes if b.visible < VISIBLE_MIN]
     assert hidden, "the fan covers some indices"
