@@ -178,14 +178,6 @@ def evaluate(model: Path, images: Path, labels: Path, names: Path, **kw) -> dict
     return evaluate_dir(images, labels, names, model=model, **kw)
 
 
-def best_threshold(m: dict) -> float:
-    """The confidence threshold with the best F1 on synthetic validation (never on real photos)."""
-    def f1(v):
-        p, r = v["precision"], v["recall"]
-        return 2 * p * r / (p + r) if p + r else 0.0
-    return float(max(m["pr_by_conf"].items(), key=lambda kv: f1(kv[1]))[0])
-
-
 INDEX_PX = (12, 14, 16, 18, 20, 23)
 
 
@@ -206,6 +198,26 @@ def choose_index_px(model: Path, val: Path, names: Path) -> tuple[float, dict]:
     return float(min(px for px in INDEX_PX if sweep[str(px)] >= best - 0.01)), sweep
 
 
+def choose_score(model: Path, val: Path, names: Path) -> dict:
+    """The joint score of the two stages fitted on synthetic validation, and the threshold with the best F1
+    there (vision.calibrate). The scenes are looked at as a photo of unknown scale is (measure, second
+    look), since that is how every real photo is read. A set too small to fit (a smoke run) keeps the
+    plain product."""
+    from vision.calibrate import best_threshold, collect, fit_joint_score, sightings
+    from vision.detector import Detector
+    from vision.evaluate import read_names
+    det = Detector(model)
+    collected = collect(det, val / "images", val / "labels", names)
+    out = {}
+    try:
+        det.joint = fit_joint_score(collected, read_names(names))
+        out["score"] = det.joint.as_dict()
+    except ValueError as e:
+        log(f"joint score not fitted ({e}): the plain product is used")
+    out["conf"] = best_threshold(sightings(det, collected))
+    return out
+
+
 def main(argv=None) -> int:
     from vision.decks import HELDOUT_DECKS, LABELS, TRAIN_DECKS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -223,6 +235,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
     ap.add_argument("--scale-aug", type=float, default=0.3,
                     help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
+    ap.add_argument("--views", default="turn",
+                    help="extra looks stage 1 takes at each photo, comma-separated from turn,mirror,flip ('' for none)")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -234,6 +248,7 @@ def main(argv=None) -> int:
     ap.add_argument("--export-only", action="store_true",
                     help="skip data and detector training: export <work>/runs/<name>/weights, then classifier + eval")
     a = ap.parse_args(argv)
+    a.views = [v for v in a.views.split(",") if v]
     work, out = Path(a.work), Path(a.out)
     train_decks, held = list(TRAIN_DECKS), list(HELDOUT_DECKS)
     if a.smoke:
@@ -302,7 +317,7 @@ def settle_and_evaluate(a, work: Path, out: Path, names: Path, cls_name: str, sc
                         metrics: dict) -> int:
     """Run-time settings (threshold and index length, both from synthetic validation), then the metrics."""
     settings = {"classifier": f"{cls_name}.onnx", "scene_scale": scene_scale,
-                "max_side": round(1920 * scene_scale), "conf": 0.25, "index_px": 0}
+                "max_side": round(1920 * scene_scale), "conf": 0.25, "index_px": 0, "views": a.views}
     settings_path = out / f"{a.name}.json"
     settings_path.write_text(json.dumps(settings, indent=2) + "\n")
     if not a.skip_eval:
@@ -311,14 +326,12 @@ def settle_and_evaluate(a, work: Path, out: Path, names: Path, cls_name: str, sc
             settings["index_px"], metrics["index_px_sweep_synthetic_val_map50"] = choose_index_px(
                 onnx_path, work / "val", names)
             settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+        # how the two stages' scores are joined, and the threshold: synthetic validation only
+        settings.update(choose_score(onnx_path, work / "val", names))
+        settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+        log(f"joint score {settings.get('score')}, threshold {settings['conf']}")
         metrics["synthetic_val"] = evaluate(onnx_path, work / "val" / "images", work / "val" / "labels", names,
                                             scale=scene_scale)
-        # the operating point is chosen on synthetic data only
-        settings["conf"] = best_threshold(metrics["synthetic_val"])
-        settings_path.write_text(json.dumps(settings, indent=2) + "\n")
-        # the same predictions, scored at the chosen threshold (no second pass over the images)
-        metrics["synthetic_val"].update(metrics["synthetic_val"]["pr_by_conf"][str(settings["conf"])],
-                                        conf=settings["conf"])
         log(f"synthetic_val: {metrics['synthetic_val']}")
         metrics["heldout_decks"] = evaluate(onnx_path, work / "heldout" / "images", work / "heldout" / "labels",
                                             names, scale=scene_scale)

@@ -11,7 +11,8 @@ Two stages (see models/MODEL_CARD.md for why):
 
 A 52-class YOLO model (one stage) also works: the classifier is then not used.
 Run-time settings live in a JSON file beside the ONNX model
-(``cards_detector.json``: classifier file, ``max_side``, thresholds).
+(``cards_detector.json``: classifier file, ``max_side``, thresholds, the extra
+views stage 1 takes and the fitted score that joins the two stages).
 """
 from __future__ import annotations
 
@@ -41,6 +42,115 @@ class TileSpec:
 # then at full scale they would be 1.2x the model's size or more, where it starts to misjudge them.
 # Smaller ones are measured at full scale as before.
 PROBE_TRUST = 0.6
+
+# Extra looks stage 1 may take at the photo: turned half round, mirrored, upside down.
+# A corner index is printed both ways up on a card, so every turn is a fair look,
+# and each one the model is unsure of in a different place.
+VIEWS = ("turn", "mirror", "flip")
+
+
+def view(image: np.ndarray, name: str) -> np.ndarray:
+    flips = {"turn": (slice(None, None, -1), slice(None, None, -1)), "mirror": (slice(None), slice(None, None, -1)),
+             "flip": (slice(None, None, -1), slice(None))}
+    if name not in flips:
+        raise VisionError(f"unknown detector view {name!r} (known: {', '.join(VIEWS)})")
+    return np.ascontiguousarray(image[flips[name]])
+
+
+def unview(boxes: np.ndarray, name: str, width: int, height: int) -> np.ndarray:
+    """Boxes (xyxy) found in ``view(image, name)`` -> the same boxes on ``image`` (width x height)."""
+    x0, y0, x1, y1 = boxes.T
+    if name in ("turn", "mirror"):
+        x0, x1 = width - x1, width - x0
+    if name in ("turn", "flip"):
+        y0, y1 = height - y1, height - y0
+    return np.stack([x0, y0, x1, y1], 1)
+
+
+def fuse_looks(looks: list, iou: float = 0.5):
+    """Boxes and scores from several looks at one photo -> one set, each box scored by its mean over the looks.
+
+    A box seen by one look of n counts ``score / n``: agreement is what the extra looks are for.
+    Boxes that overlap by ``iou`` are the same index; the fused box is the score-weighted mean."""
+    n = len(looks)
+    seen = [lk for lk in looks if lk is not None and len(lk[0])]
+    if not seen:
+        return None
+    B = np.concatenate([lk[0] for lk in seen])
+    S = np.concatenate([lk[1] for lk in seen])
+    src = np.concatenate([np.full(len(lk[0]), k) for k, lk in enumerate(seen)])
+    taken = np.zeros(len(B), bool)
+    out_b, out_s = [], []
+    for i in np.argsort(-S):
+        if taken[i]:
+            continue
+        group = [i]
+        taken[i] = True
+        ious = _iou_one(B[i], B)
+        for k in range(len(seen)):
+            if k == src[i]:
+                continue
+            cand = np.nonzero((src == k) & ~taken & (ious >= iou))[0]
+            if len(cand):
+                j = cand[np.argmax(ious[cand])]
+                group.append(j)
+                taken[j] = True
+        w = S[group]
+        out_b.append((B[group] * w[:, None]).sum(0) / max(w.sum(), 1e-9))
+        out_s.append(w.sum() / n)
+    return np.array(out_b), np.array(out_s), np.zeros(len(out_s), int)
+
+
+def _iou_one(b: np.ndarray, B: np.ndarray) -> np.ndarray:
+    w = np.clip(np.minimum(b[2], B[:, 2]) - np.maximum(b[0], B[:, 0]), 0, None)
+    h = np.clip(np.minimum(b[3], B[:, 3]) - np.maximum(b[1], B[:, 1]), 0, None)
+    inter = w * h
+    area = (b[2] - b[0]) * (b[3] - b[1]) + (B[:, 2] - B[:, 0]) * (B[:, 3] - B[:, 1]) - inter
+    return inter / np.maximum(area, 1e-9)
+
+
+@dataclass(frozen=True)
+class JointScore:
+    """How sure we are that a box is this card, from both stages: a logistic model over the
+    stage-1 score (as a logit), the classifier's log-probability of the card it names and its
+    log-probability of "not an index".  Fitted on synthetic validation by the pipeline
+    (:func:`vision.calibrate.fit_joint_score`); without it the score is the plain product,
+    which trusts the two stages equally and turned out to undervalue a sure name on a faint box."""
+    stage1_logit: float
+    log_p_card: float
+    log_p_not_index: float
+    bias: float
+
+    FEATURES = ("stage1_logit", "log_p_card", "log_p_not_index")
+
+    def __call__(self, stage1: np.ndarray, p_card: np.ndarray, p_not: np.ndarray) -> np.ndarray:
+        z = joint_features(stage1, p_card, p_not) @ np.array([self.stage1_logit, self.log_p_card, self.log_p_not_index])
+        return 1.0 / (1.0 + np.exp(-(z + self.bias)))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "JointScore":
+        try:
+            return cls(**{k: float(d[k]) for k in (*cls.FEATURES, "bias")})
+        except (KeyError, TypeError, ValueError) as e:
+            raise VisionError(f"detector settings: malformed 'score' entry {d!r} ({e})") from None
+
+    def as_dict(self) -> dict:
+        return {k: round(getattr(self, k), 4) for k in (*self.FEATURES, "bias")}
+
+
+def joint_features(stage1: np.ndarray, p_card: np.ndarray, p_not: np.ndarray) -> np.ndarray:
+    s = np.clip(np.asarray(stage1, float), 1e-4, 1 - 1e-4)
+    return np.stack([np.log(s / (1 - s)), np.log(np.asarray(p_card, float) + 1e-6),
+                     np.log(np.asarray(p_not, float) + 1e-6)], 1)
+
+
+@dataclass
+class Candidates:
+    """Every box stage 1 kept, on the photo, before the threshold: what the final score is made of."""
+    boxes: np.ndarray          # (N, 4) xyxy in photo pixels
+    stage1: np.ndarray         # (N,) stage-1 score
+    probabilities: np.ndarray  # (N, 53) classifier output (last column: not an index); (N, 0) for one stage
+    classes: np.ndarray        # (N,) stage-1 class (one-stage models)
 
 
 def tile_origins(length: int, size: int, overlap: int) -> list[int]:
@@ -103,7 +213,8 @@ class Detector:
 
     def __init__(self, model: str | Path | None = None, names: list[str] | None = None,
                  tile: int = 640, overlap: int = 96, max_side: int | None = None, threads: int | None = None,
-                 mode: str | None = None, classifier: str | Path | None = None, index_px: float | None = None):
+                 mode: str | None = None, classifier: str | Path | None = None, index_px: float | None = None,
+                 views: tuple[str, ...] | None = None):
         import onnxruntime as ort
 
         path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
@@ -141,6 +252,10 @@ class Detector:
         # typical corner-index length (px, at the model's input) to bring every photo to; 0: no second look
         self.index_px = float(cfg.get("index_px", 0) if index_px is None else index_px)
         self.default_conf = float(cfg.get("conf", 0.25))
+        self.views = tuple(cfg.get("views", ()) if views is None else views)
+        for v in self.views:
+            view(np.zeros((1, 1, 3), np.uint8), v)   # an unknown view name fails here, not mid-photo
+        self.joint = JointScore.from_dict(cfg["score"]) if cfg.get("score") and self.classifier else None
         self.scene_scale = float(cfg.get("scene_scale", self.max_side / 1920))
         # A model exported with dynamic shapes runs on the whole (scaled) photo in
         # one pass; a fixed-size model runs on overlapping tiles.
@@ -164,28 +279,44 @@ class Detector:
         1080p-sized tables, are measured at ``self.scene_scale``."""
 
         conf = self.default_conf if conf is None else conf
+        # the first stage keeps weak boxes when a classifier follows: the final
+        # confidence joins both stages
+        first = min(conf, 0.1) if self.classifier else conf
+        return self.name(self.candidates(image, first, iou, scale), conf)
+
+    def candidates(self, image, first: float = 0.1, iou: float = 0.5, scale: float | None = None) -> Candidates:
+        """Stage 1 (at ``first``) and the classifier's opinion of each box, before any threshold."""
         img = load_image(image)
         H, W = img.shape[:2]
-        # the first stage keeps weak boxes when a classifier follows: the final
-        # confidence is the product of both stages
-        first = min(conf, 0.1) if self.classifier else conf
         s = scale if scale else min(1.0, self.max_side / max(H, W))
+        auto = not scale and self.index_px
+        # looks that only measure the indices take no extra views: those are for the final look
         found = None
-        if not scale and self.index_px:
+        if auto:
             # A quick look at half the scale first (a quarter of the pixels). Indices much larger
             # than the model's size get split into rank and suit or missed, so a close camera
             # would be misjudged at ``s``; at half the scale they are in range and measured well.
-            probe = self._find(img, s / 2, first, iou)
+            probe = self._find(img, s / 2, first, iou, views=())
             m = self.typical_length(probe)
             if m is not None and m >= PROBE_TRUST * self.index_px:
                 s, found = s / 2, probe
         if found is None:
-            found = self._find(img, s, first, iou)
-        if not scale and self.index_px:
+            found = self._find(img, s, first, iou, views=() if auto else None)
+        if auto:
             s2 = self.rescale(found, s)
             if s2 != s:
-                s, found = s2, self._find(img, s2, first, iou)
-        return self._name(img, found, s, conf)
+                found = self._find(img, s2, first, iou)
+            elif self.views:
+                found = self._find(img, s, first, iou, plain=found)
+            s = s2
+        if found is None:
+            return Candidates(np.zeros((0, 4)), np.zeros(0), np.zeros((0, 0)), np.zeros(0, int))
+        B, S, C = found
+        B = B / s
+        B[:, [0, 2]] = B[:, [0, 2]].clip(0, W)
+        B[:, [1, 3]] = B[:, [1, 3]].clip(0, H)
+        P = self.classifier.probabilities(img, B) if self.classifier is not None else np.zeros((len(B), 0))
+        return Candidates(B, S, P, C)
 
     @staticmethod
     def typical_length(found) -> float | None:
@@ -211,13 +342,26 @@ class Detector:
         s2 = float(np.clip(s * self.index_px / m, 0.08, 1.5))
         return s if abs(np.log(s2 / s)) < np.log(1.2) else s2
 
-    def _find(self, img: np.ndarray, s: float, conf: float, iou: float):
+    def _find(self, img: np.ndarray, s: float, conf: float, iou: float, views: tuple[str, ...] | None = None,
+              plain=False):
+        """Stage 1 at scale ``s``: the plain look (or ``plain``, already taken), plus each of ``views``
+        (default: the settings'), fused by :func:`fuse_looks`."""
         import cv2
 
         H, W = img.shape[:2]
         work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
                           ) if s != 1 else img
-        return self._full(work, conf, iou) if self.mode == "full" else self._tiles(work, conf, iou)
+        look = self._full if self.mode == "full" else self._tiles
+        views = self.views if views is None else views
+        found = look(work, conf, iou) if plain is False else plain
+        if not views:
+            return found
+        h, w = work.shape[:2]
+        looks = [found]
+        for v in views:
+            other = look(view(work, v), conf, iou)
+            looks.append(None if other is None else (unview(other[0], v, w, h), other[1], other[2]))
+        return fuse_looks(looks, iou)
 
     def _tiles(self, work: np.ndarray, conf: float, iou: float):
         h, w = work.shape[:2]
@@ -279,23 +423,21 @@ class Detector:
         keep = np.array(keep, int)
         return B[keep], S[keep], C[keep]
 
-    def _name(self, img: np.ndarray, found, s: float, conf: float) -> list[Sighting]:
-        """Boxes at the working scale -> Sightings on the photo, named by the classifier if there is one."""
-        if found is None:
+    def name(self, cand: Candidates, conf: float) -> list[Sighting]:
+        """Candidates -> Sightings at or above ``conf``, named by the classifier if there is one."""
+        B, S = cand.boxes, cand.stage1
+        if not len(B):
             return []
-        H, W = img.shape[:2]
-        B, S, C = found
-        B = B / s
-        B[:, [0, 2]] = B[:, [0, 2]].clip(0, W)
-        B[:, [1, 3]] = B[:, [1, 3]].clip(0, H)
-        names = [self.names[int(k)] for k in C]
+        names = [self.names[int(k)] for k in cand.classes]
         if self.classifier is not None:
-            P = self.classifier.probabilities(img, B)
+            P = cand.probabilities
             k = P[:, :-1].argmax(1)
             p = P[np.arange(len(k)), k]
-            S = S * p
             names = [self.names[int(i)] for i in k]
-            S = np.where(P[:, -1] > p, 0.0, S)  # the classifier says: not a corner index
+            if self.joint is not None:
+                S = self.joint(S, p, P[:, -1])
+            else:
+                S = np.where(P[:, -1] > p, 0.0, S * p)  # the classifier says: not a corner index
         result = [Sighting(n, tuple(float(v) for v in b), float(sc))
                   for n, b, sc in zip(names, B, S) if sc >= conf]
         result.sort(key=lambda r: -r.conf)
