@@ -23,7 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-DEBIAN_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin")
+# the deck art, its renderer, and the faces of the font-drawn training decks (vision.font_decks)
+DEBIAN_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin",
+                   "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation")
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
 DECK_DIRS = ("/usr/share/aisleriot/cards", "/usr/share/carddecks")
 
 SUITS = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
@@ -77,7 +80,7 @@ def deck_files() -> dict[str, Path]:
 
 def install_packages() -> None:
     """Install the Debian packages with the deck artwork (needs root)."""
-    if all(Path(d).is_dir() for d in DECK_DIRS) and shutil.which("rsvg-convert"):
+    if all(Path(d).is_dir() for d in DECK_DIRS + FONT_DIRS) and shutil.which("rsvg-convert"):
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "update", "-q"], check=True, env=env)
