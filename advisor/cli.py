@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .advice import advise
-from .engine import Board, PatienceError, State, get_game
+from .engine import PatienceError, State, get_game
 from .rules_cli import load_state
 from .search import Budget, measure, measure_name
 

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from ..advice import Context, Danger, Suggestion, TipBook, Winnable
 from ..cards import RANK_NAME
 from ..engine import State, get_game
-from ..games.senior_wrangler import KING, NCOL, NEED, PILE_LEN, SESSIONS, redeal_target
+from ..games.senior_wrangler import KING, NCOL, PILE_LEN, SESSIONS, redeal_target
 from .. import senior_wrangler_solver as solver
 from ..solving import thinking_time
 
