@@ -292,4 +292,102 @@ def test_shortening_cuts_detours_and_keeps_the_win():
     start = CS._Search(cols, need, float("inf"), 1)
     detours = [[(c, d), (d, c)] + short for c, d in start.moves() if d < 9]
     detour = next(p for p in detours if CS.verify_plan(state, CS._notation(p)))
-    assert CS.shorten(cols, need, detour) == short
+    again = CS.shorten(cols, need, detour)
+    assert len(again) <= len(short) and CS.verify_plan(state, CS._notation(again))
+
+
+def _replay_positions(state: State, plan: list[str]) -> list[State]:
+    """The positions a plan passes through, by the rules engine (the plan must be legal)."""
+    out = [state.copy()]
+    for text in plan:
+        s = out[-1].copy()
+        m = G.parse_move(s, text)
+        assert G.why_illegal(s, m) is None, text
+        G.apply(s, m)
+        out.append(s)
+    return out
+
+
+def _hand_detour():
+    """Aces 1 needs Q then K, aces 4 a K; the rest is finished. Column 1 holds a K, column 2 the Q,
+    column 4 a K, column 3 is empty.
+
+    The detour parks the Q in column 3 before it goes on to the K of column 1. Fewest moves, by hand:
+    three cards to build, and the Q first has to leave column 2 (in line with the finished aces 2, and
+    not the centre), so at least 4; and 4 is reached by Q onto column 1, K of column 4 up, then the Q
+    and the K of column 1 up.
+    """
+    prog = [11, DONE, DONE, 12, DONE, DONE, DONE, DONE]
+    cols = [[13], [12], [], [13]]
+    assert sorted(r for c in cols for r in c) == sorted(still_needed(prog))
+    st = position(prog, cols)
+    aces1, aces4 = 9 + 0, 9 + 3
+    detour = [(1, 2), (3, aces4), (2, 0), (0, aces1), (0, aces1)]
+    return st, detour
+
+
+def test_hand_made_detour_that_one_move_jumps_cannot_cut():
+    st, detour = _hand_detour()
+    plan = CS._notation(detour)
+    assert replays_to_a_win(st, plan)
+    # The old shortener only replaced a stretch by ONE legal move landing further on the line. Check with
+    # the rules engine that no such move exists here, so that it had to keep all 5 moves.
+    line = _replay_positions(st, plan)
+    keys = [_key(s) for s in line]
+    for i, s in enumerate(line[:-1]):
+        for m in G.legal_moves(s):
+            t = s.copy()
+            G.apply(t, m)
+            assert _key(t) not in keys[i + 2:], (i, str(m))
+    cols, need = CS.compact(st)
+    short = CS.shorten(cols, need, detour, seconds=10.0)
+    assert len(short) == 4                      # the fewest there are (see _hand_detour)
+    assert replays_to_a_win(st, CS._notation(short))
+    # each of the two new passes finds the cut on its own
+    for one in (CS._relink(cols, need, detour, float("inf")),
+                CS._merge_card_moves(cols, need, detour, float("inf"))):
+        assert len(one) == 4 and replays_to_a_win(st, CS._notation(one))
+
+
+def test_shortened_plans_still_win_and_are_never_longer():
+    for seed in (3, 11, 26):
+        state = G.new(seed)
+        cols, need = CS.compact(state)
+        search = CS._Search(cols, need, float("inf"), 200_000)
+        assert search.run() is True
+        raw = list(search.path)
+        for seconds in (0.0, 0.05, CS.SHORTEN_SECONDS):     # a spent budget must still leave a sound plan
+            short = CS.shorten(cols, need, raw, seconds)
+            assert len(short) <= len(raw)
+            assert CS.verify_plan(state, CS._notation(short)), (seed, seconds)
+        again = CS.shorten(cols, need, short)               # shortening a short plan never lengthens it
+        assert len(again) <= len(short) and CS.verify_plan(state, CS._notation(again))
+
+
+class _Anything:
+    def __contains__(self, item):
+        return True
+
+
+def test_shortener_moves_and_keys_agree_with_the_rules_engine():
+    """_forward lists exactly the engine's legal moves, and its keys and _backward's are the real positions'."""
+    state = G.new(3)
+    sol = CS.solve(state, 5.0)
+    assert sol.verdict == "yes"
+    cols, need = CS.compact(state)
+    s = CS._Search(cols, need, float("inf"), 0)
+    engine = state.copy()
+    for text in sol.plan[:120]:
+        fwd = CS._forward(s)
+        assert sorted(CS._notation([m for m, _ in fwd])) == sorted(str(m) for m in G.legal_moves(engine))
+        for m, key in fwd:
+            s.do(*m)
+            assert CS._exact_key(s.cols, s.need) == key
+            s.undo(*m)
+        for m, key in CS._backward(s, _Anything()):
+            s.undo(*m)                                       # to the position before
+            assert CS._exact_key(s.cols, s.need) == key and CS._legal(s.cols, s.need, *m)
+            s.do(*m)
+        m = G.parse_move(engine, text)
+        G.apply(engine, m)
+        s.do(*next(mv for mv, _ in fwd if CS._notation([mv])[0] == text))
