@@ -517,10 +517,14 @@ TIGHT = 0.1     # card widths: how far off its slot a card still fits snugly
 
 
 def _plausible_size(H: np.ndarray, sightings: Sequence[Any]) -> bool:
-    """Whether the indices come out index-sized on the table (about 0.2-0.4 card widths tall) under ``H``.
+    """Whether ``H`` could be a camera's view of the table: indices come out index-sized (about
+    0.2-0.4 card widths tall), and the photo is not stretched much more one way than the other.
 
     An alignment that squeezes a scatter of cards into one fan fits many of
-    them, but makes every index tiny or huge.
+    them, but makes every index tiny or huge. One that squeezes a scatter
+    sideways onto the lines of a few columns keeps the indices' height, so
+    the stretch is judged too: a flat table seen from an elevation e is
+    foreshortened 1/sin(e) along the view and not across it.
     """
     try:
         Hinv = np.linalg.inv(H)
@@ -531,27 +535,72 @@ def _plausible_size(H: np.ndarray, sightings: Sequence[Any]) -> bool:
     top = _apply(Hinv, np.c_[cx, b[:, 1]])
     bottom = _apply(Hinv, np.c_[cx, b[:, 3]])
     h = float(np.median(np.linalg.norm(bottom - top, axis=1)))
-    return INDEX_HEIGHT_RANGE[0] <= h <= INDEX_HEIGHT_RANGE[1]
+    return INDEX_HEIGHT_RANGE[0] <= h <= INDEX_HEIGHT_RANGE[1] and _stretch(Hinv, np.c_[cx, (b[:, 1] + b[:, 3]) / 2]) <= MAX_STRETCH
 
 
 INDEX_HEIGHT_RANGE = (0.12, 0.7)    # card widths: index heights an alignment may imply (decks: 0.21-0.37, boxes grow when turned)
+MAX_STRETCH = 3.0    # 1/sin(20 deg): photos taken lower over the table than that are not what the reader is for (the render bench goes down to 35)
+
+
+def _stretch(Hinv: np.ndarray, pts: np.ndarray) -> float:
+    """Median over ``pts`` of how much more the photo-to-table map ``Hinv`` stretches one way than the other."""
+    if not len(pts):
+        return 1.0
+    e = 1.0     # pixels: a step small next to an index, large next to rounding
+    here = _apply(Hinv, pts)
+    jx = _apply(Hinv, pts + [e, 0.0]) - here
+    jy = _apply(Hinv, pts + [0.0, e]) - here
+    J = np.stack([jx, jy], axis=2)                       # N x 2 x 2: the map's local linear part
+    sv = np.linalg.svd(J, compute_uv=False)
+    ratio = sv[:, 0] / np.maximum(sv[:, 1], 1e-12)
+    ratio = np.where(np.isfinite(ratio), ratio, np.inf)
+    return float(np.median(ratio))
 
 
 def _fit_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout | None = None) -> float:
     """Share of cards that sit where the layout can hold them.
 
+    A fan holds one card a step: a card that would share its step with another of its fan
+    is not one the layout explains. (Scattered cards squeezed onto the lines of a few
+    columns lie in the strips, but bunched; a real fan's cards never are.)
     With ``layout``, cards on the line of an area that grows one place at a time count
     too (such areas take no part in finding the alignment: they have no fixed places).
     """
     tab = _on_table(H, q)
     if tab is None:
         return 0.0
-    ok = _locate(tab, pl)[2]
+    owner, along, ok = _locate(tab, pl)
+    ok = ok & ~_crowded(owner, along, ok, pl)
     if layout is not None and not ok.all():
         for a in layout.areas:
             if _growing(a):
                 ok = ok | _on_growing_line(tab, a)[0]
     return float(ok.mean())
+
+
+def _crowded(owner: np.ndarray, along: np.ndarray, ok: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
+    """Fitting cards of a fan that lie closer than CROWDED steps after the card before them in it.
+
+    Squared places are left alone: a long column may run into one, and a card put
+    down askew on a squared pile may show beside the top one.
+    """
+    flen = _Arrays.of(pl).flen
+    out = np.zeros(len(owner), bool)
+    for k in np.unique(owner[ok & (owner >= 0)]):
+        if flen[k] <= 0:
+            continue
+        idx = np.where(ok & (owner == k))[0]
+        idx = idx[np.argsort(along[idx])]
+        last = -np.inf
+        for c in idx:
+            if along[c] - last < CROWDED * flen[k]:
+                out[c] = True
+            else:
+                last = along[c]
+    return out
+
+
+CROWDED = 0.4    # fan steps: below the tightest fan the reader allows (see _photo_step), less index noise
 
 
 def _on_growing_line(tab: np.ndarray, a: Area) -> tuple[np.ndarray, np.ndarray]:
@@ -708,9 +757,11 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
 
 
 REFINE_ROUNDS = 4
-# An open fan's first card seen is taken to lie at its head unless it is this many steps off. (0.6 read
-# columns whose first index was missed better, but let scattered cards fit a layout: see the notes.)
-OPEN_HEAD = 1.5
+# An open fan's first card seen is taken to lie at its head unless it is this many steps off. A wider
+# allowance (it was 1.5) seats the first card of a column whose first index was missed on the head,
+# a place early; with a few such columns the refit drags the whole layout a place along. The check
+# that scattered cards fit no layout does not rest on this (see _fit_share and _plausible_size).
+OPEN_HEAD = 0.6
 RANSAC_ITERS = 300    # most points are right by the time a fit is refined: few draws find them
 REFINE_TOL = 0.1     # card widths: a point further than this from its slot is left out of a refit
 
@@ -1307,7 +1358,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])
     shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
-    best_fit = max(shares)
+    # An alignment no camera could give must not raise the bar the others are judged by: it would
+    # hide them, and the message would quote its share.
+    best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
     for (_, H), share0 in list(zip(candidates, shares))[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:

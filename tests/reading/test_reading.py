@@ -156,6 +156,62 @@ def test_cards_scattered_at_random_are_no_layout():
     assert "does not look like a Senior Wrangler layout" in r.message
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_more_random_scatters_are_no_layout(seed):
+    """The same kind of scatter as above, other draws: each once fitted a Senior Wrangler layout."""
+    rng = random.Random(seed)
+    labels = [f"{r}{s}" for r in ("A", "3", "5", "7", "9", "J", "K") for s in "shdc"]
+    sights = []
+    for lab in labels:
+        x, y = rng.uniform(0, 1800), rng.uniform(0, 1000)
+        sights.append(FakeSighting(lab, (x, y, x + 20, y + 45)))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is None
+    assert "does not look like a Senior Wrangler layout" in r.message
+
+
+def test_cards_bunched_on_one_fan_step_are_not_all_explained():
+    from vision.reading import CROWDED, _crowded, places
+    pl = places(get_game("senior-wrangler").layout({}))
+    col = next(k for k, p in enumerate(pl) if p.area.name == "column" and p.pile == 0)
+    step = float(np.hypot(*pl[col].area.fan))
+    # Four cards in one column: at the head, a hair after it, one step on, and two steps on.
+    along = np.array([0.0, 0.2 * CROWDED * step, step, 2 * step])
+    owner = np.full(4, col)
+    crowded = _crowded(owner, along, np.ones(4, bool), pl)
+    assert crowded.tolist() == [False, True, False, False]
+
+
+def test_a_sideways_squeeze_is_no_camera_view():
+    from vision.reading import MAX_STRETCH, _stretch
+    pts = np.array([[100.0, 200.0], [900.0, 500.0]])
+    # Photo to table scaling x three times as much as y: stretched three to one everywhere.
+    assert _stretch(np.diag([3.0, 1.0, 1.0]), pts) == pytest.approx(3.0)
+    # A turn and a uniform scale stretch nothing.
+    c, s = np.cos(0.4), np.sin(0.4)
+    assert _stretch(np.array([[2 * c, -2 * s, 5.0], [2 * s, 2 * c, -7.0], [0, 0, 1.0]]), pts) == pytest.approx(1.0)
+    assert MAX_STRETCH < 4.0
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_columns_whose_first_index_was_missed_keep_their_places(seed):
+    """Five of the eight columns lack their first index: the fans must not be read as starting at their head."""
+    from vision.reading import INDEX_CENTRE
+    g = get_game("senior-wrangler")
+    truth = g.new(seed)
+    sights, H = photo(truth, seed)
+    area = g.layout({})["column"]
+    missed = {id(_nearest(sights, H, np.array(area.position(i, 0)) + INDEX_CENTRE)) for i in range(5)}
+    sights = [s for s in sights if id(s) not in missed]
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    for i in range(8):
+        want = [s.card.label for s in truth.areas["column"][i]]
+        if i < 5:
+            want[0] = None
+        assert [s.card.label if s.card else None for s in r.state.areas["column"][i]] == want, i
+
+
 def test_three_copies_in_a_two_pack_game_are_flagged():
     truth = get_game("senior-wrangler").new(3)
     sights, _ = photo(truth, 3)
