@@ -7,7 +7,8 @@ Steps (each prints progress; data steps are skipped when their output already ex
   1. install the Debian deck packages (apt-get, needs root) and render the decks
      with rsvg-convert to <work>/decks/<deck>/<label>.png
   2. generate synthetic scenes (YOLO format): train + val from the training
-     decks, a held-out set from the held-out decks (vision.decks)
+     decks, a held-out set from the held-out decks (vision.decks), and extra
+     training scenes from decks drawn in the system fonts (vision.font_decks)
   3. train a one-class ultralytics YOLO model ("a corner index is here") from a
      config yaml (no pretrained weights, nothing downloaded), CPU, at half the
      scene scale (--imgsz 320 on 640 px scenes)
@@ -110,7 +111,8 @@ def write_dataset_yaml(work: Path) -> Path:
     from vision.decks import LABELS
     y = work / "dataset.yaml"
     names = "\n".join(f"  {i}: '{l}'" for i, l in enumerate(LABELS))
-    y.write_text(f"path: {work.resolve()}\ntrain: train/images\nval: val/images\nnames:\n{names}\n")
+    train = ["train/images"] + (["train_fonts/images"] if (work / "train_fonts" / "images").is_dir() else [])
+    y.write_text(f"path: {work.resolve()}\ntrain: [{', '.join(train)}]\nval: val/images\nnames:\n{names}\n")
     return y
 
 
@@ -154,6 +156,11 @@ def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width
     names = work / "names.txt"
     X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
                          background=0.5, progress=log)
+    if (work / "train_fonts" / "images").is_dir():
+        import numpy as np
+        Xf, Yf = extract_crops(work / "train_fonts" / "images", work / "train_fonts" / "labels", names, copies=2,
+                               background=0.5, progress=log)
+        X, Y = np.concatenate([X, Xf]), np.concatenate([Y, Yf])
     log(f"classifier: {len(X)} training crops")
     Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False)
     summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
@@ -198,12 +205,19 @@ def choose_index_px(model: Path, val: Path, names: Path) -> tuple[float, dict]:
     return float(min(px for px in INDEX_PX if sweep[str(px)] >= best - 0.01)), sweep
 
 
+# The layout reader takes weaker sightings than the detector's own threshold: the layout fit
+# drops most false ones, while a missed index can at best become "?". It was tuned (session 6,
+# rendered layouts) at a plain-product threshold of 0.15, where synthetic validation
+# precision was 0.84; on another score scale the same precision gives the same threshold.
+READ_PRECISION = 0.84
+
+
 def choose_score(model: Path, val: Path, names: Path) -> dict:
     """The joint score of the two stages fitted on synthetic validation, and the threshold with the best F1
     there (vision.calibrate). The scenes are looked at as a photo of unknown scale is (measure, second
     look), since that is how every real photo is read. A set too small to fit (a smoke run) keeps the
     plain product."""
-    from vision.calibrate import best_threshold, collect, fit_joint_score, sightings
+    from vision.calibrate import best_threshold, collect, fit_joint_score, sightings, threshold_for_precision
     from vision.detector import Detector
     from vision.evaluate import read_names
     det = Detector(model)
@@ -214,7 +228,9 @@ def choose_score(model: Path, val: Path, names: Path) -> dict:
         out["score"] = det.joint.as_dict()
     except ValueError as e:
         log(f"joint score not fitted ({e}): the plain product is used")
-    out["conf"] = best_threshold(sightings(det, collected))
+    items = sightings(det, collected)
+    out["conf"] = best_threshold(items)
+    out["read_conf"] = min(out["conf"], threshold_for_precision(items, READ_PRECISION))
     return out
 
 
@@ -237,6 +253,9 @@ def main(argv=None) -> int:
                     help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
     ap.add_argument("--views", default="turn",
                     help="extra looks stage 1 takes at each photo, comma-separated from turn,mirror,flip ('' for none)")
+    ap.add_argument("--font-images", type=int, default=800,
+                    help="extra training scenes from decks drawn in the system fonts (vision.font_decks), for "
+                         "more index styles; validation and held-out scenes stay Debian artwork (0: none)")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -278,6 +297,12 @@ def main(argv=None) -> int:
         step_decks(work, train_decks + held)
     tdirs = [str(work / "decks" / d) for d in train_decks]
     hdirs = [str(work / "decks" / d) for d in held]
+    fdirs = []
+    if a.font_images and not a.smoke:
+        from vision.font_decks import write_font_decks
+        fdirs = [str(work / "decks" / d) for d in write_font_decks(work / "decks")]
+        log(f"{len(fdirs)} font-drawn decks ready")
+        generate(work / "train_fonts", fdirs, a.font_images, 4, a.size, a.workers)
     generate(work / "train", tdirs, a.images, 1, a.size, a.workers)
     generate(work / "val", tdirs, a.val_images, 2, a.size, a.workers)
     generate(work / "heldout", hdirs, a.val_images, 3, a.size, a.workers)
@@ -307,7 +332,8 @@ def main(argv=None) -> int:
     cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
                                    0.5 if a.smoke else a.cls_width)
     log(f"classifier trained in {time.time() - t:.0f}s")
-    metrics = {"command": " ".join(sys.argv), "train_decks": train_decks, "heldout_deck_names": held,
+    metrics = {"command": " ".join(sys.argv), "train_decks": train_decks + [Path(f).name for f in fdirs],
+               "heldout_deck_names": held,
                "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model, "scale_aug": a.scale_aug,
                "detector_train_seconds": train_s, "classifier": cls_summary}
     return settle_and_evaluate(a, work, out, names, cls_name, scene_scale, metrics)

@@ -99,3 +99,13 @@ def best_threshold(items: list[tuple[list, list[Sighting]]], grid=np.round(np.ar
         m = compute_metrics(items, conf=float(c))
         return 2 * m.precision * m.recall / max(m.precision + m.recall, 1e-9)
     return float(max(grid, key=f1))
+
+
+def threshold_for_precision(items: list[tuple[list, list[Sighting]]], precision: float,
+                            grid=np.round(np.arange(0.02, 0.91, 0.01), 2)) -> float:
+    """The lowest threshold at which the sightings are still ``precision`` precise (the highest on the grid
+    if none is)."""
+    for c in grid:
+        if compute_metrics(items, conf=float(c)).precision >= precision:
+            return float(c)
+    return float(grid[-1])

@@ -252,6 +252,8 @@ class Detector:
         # typical corner-index length (px, at the model's input) to bring every photo to; 0: no second look
         self.index_px = float(cfg.get("index_px", 0) if index_px is None else index_px)
         self.default_conf = float(cfg.get("conf", 0.25))
+        # the threshold the layout reader takes sightings down to (vision.reading), on this model's score scale
+        self.read_conf = float(cfg["read_conf"]) if "read_conf" in cfg else None
         self.views = tuple(cfg.get("views", ()) if views is None else views)
         for v in self.views:
             view(np.zeros((1, 1, 3), np.uint8), v)   # an unknown view name fails here, not mid-photo

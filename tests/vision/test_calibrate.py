@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("onnxruntime", reason="vision extra (onnxruntime) is required", exc_type=ImportError)
 
-from vision.calibrate import best_threshold, fit_logistic, right_boxes  # noqa: E402
+from vision.calibrate import best_threshold, fit_logistic, right_boxes, threshold_for_precision  # noqa: E402
 from vision.detector import (DEFAULT_MODEL, Candidates, Detector, JointScore, fuse_looks, unview,  # noqa: E402
                              view)
 from vision.types import Sighting, VisionError  # noqa: E402
@@ -95,11 +95,21 @@ def test_detector_reads_views_and_score_from_its_settings(tmp_path):
     for f in DEFAULT_MODEL.parent.glob("cards_*.onnx"):
         shutil.copy(f, tmp_path / f.name)
     cfg = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
-    cfg.update(views=["turn"], score={"stage1_logit": 1.0, "log_p_card": 2.5, "log_p_not_index": -0.3, "bias": 0.3})
+    cfg.update(views=["turn"], score={"stage1_logit": 1.0, "log_p_card": 2.5, "log_p_not_index": -0.3, "bias": 0.3},
+               read_conf=0.3)
     (tmp_path / "cards_detector.json").write_text(json.dumps(cfg))
     d = Detector(tmp_path / "cards_detector.onnx")
-    assert d.views == ("turn",) and d.joint == JointScore(1.0, 2.5, -0.3, 0.3)
+    assert d.views == ("turn",) and d.joint == JointScore(1.0, 2.5, -0.3, 0.3) and d.read_conf == 0.3
     cfg["views"] = ["sideways"]
     (tmp_path / "cards_detector.json").write_text(json.dumps(cfg))
     with pytest.raises(VisionError, match="sideways"):
         Detector(tmp_path / "cards_detector.onnx")
+
+
+def test_threshold_for_precision_is_the_lowest_that_keeps_it():
+    box = (0, 0, 10, 20)
+    items = [([("As", box), ("Kh", (30, 0, 40, 20))],
+              [Sighting("As", box, 0.8), Sighting("Qd", (60, 0, 70, 20), 0.5), Sighting("Kh", (30, 0, 40, 20), 0.3)])]
+    # at 0.3 and below: 2 right of 3; above 0.3 up to 0.5: 1 of 2; above 0.5: 1 of 1
+    assert threshold_for_precision(items, 0.6) == pytest.approx(0.02)
+    assert threshold_for_precision(items, 0.9) == pytest.approx(0.51)
