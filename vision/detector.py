@@ -446,6 +446,13 @@ class Detector:
         return result
 
 
+def reading_threshold(model: str | Path | None = None) -> float | None:
+    """The default (or ``model``'s) ``read_conf`` setting, without loading the model; None if it has none."""
+    path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
+    value = settings(path).get("read_conf")
+    return None if value is None else float(value)
+
+
 @lru_cache(maxsize=4)
 def _default_detector(model: str | None) -> Detector:
     return Detector(model)

@@ -1574,19 +1574,22 @@ def load_photo(image: Any) -> np.ndarray:
     return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
-# The reading takes sightings down to this confidence, below the detector's own threshold
-# (its best F1 on synthetic scenes, 0.25): the layout fit drops or flags most false
-# sightings, while a missed index can at best become "?". On 20 rendered layouts per
-# game (held-out decks, session 6) 0.15 read more cards right than 0.25 in all five
-# great games (Uncle Remus 12.6% -> 25.9%, Seven and Six 15.6% -> 21.8%), and 0.10
-# read fewer than 0.15.
+# The reading takes sightings down to a confidence below the detector's own threshold: the
+# layout fit drops or flags most false sightings, while a missed index can at best become
+# "?". On 20 rendered layouts per game (held-out decks, session 6) a plain-product threshold
+# of 0.15 read more cards right than 0.25 in all five great games (Uncle Remus 12.6% ->
+# 25.9%, Seven and Six 15.6% -> 21.8%), and 0.10 read fewer than 0.15. A detector whose
+# scores are on another scale says which threshold gives the same synthetic precision
+# (its ``read_conf`` setting); READ_CONF is for one that does not.
 READ_CONF = 0.15
 
 
 def sightings_for_reading(img: np.ndarray) -> list:
-    """The detector's sightings of a photo, down to the reading's threshold ``READ_CONF``."""
+    """The detector's sightings of a photo, down to the reading's threshold."""
     from . import detect
-    return detect(img, conf=READ_CONF)
+    from .detector import reading_threshold
+    found = reading_threshold()
+    return detect(img, conf=READ_CONF if found is None else found)
 
 
 def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
