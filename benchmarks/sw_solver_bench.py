@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="count the limit in CPU seconds of this process (for a busy machine)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a numeric module constant of the solver, for experiments")
+    ap.add_argument("--solver-seed", type=int, default=0,
+                    help="seed of the solver's random play-outs (runs with other seeds show the noise)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.cpu:
@@ -52,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in seeds:
         st = g.new(seed)
         c0, w0 = time.process_time(), time.perf_counter()
-        sol = solve(st, args.limit)
+        sol = solve(st, args.limit, seed=args.solver_seed)
         cpu, wall = time.process_time() - c0, time.perf_counter() - w0
         counts[sol.verdict] += 1
         rows.append({"seed": seed, "verdict": sol.verdict, "cpu": round(cpu, 3), "wall": round(wall, 3),

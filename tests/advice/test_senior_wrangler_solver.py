@@ -309,3 +309,38 @@ def test_foresight_skips_unknown_cards():
     data["areas"]["column"][0][0] = "?"
     fs = king_foresight(State.from_json(data))
     assert all(k["card"].startswith("K") for k in fs)
+
+
+def test_transposition_key_merges_only_piles_needing_just_a_king():
+    from advisor.senior_wrangler_solver import _Exact
+    # pile 7 or pile 8 waits for the last king: the two positions are alike
+    a = compact(full_position(DONE[:6] + [11, 12], [[13]], session=8))
+    b = compact(full_position(DONE[:6] + [12, 11], [[13]], session=8))
+    c = compact(full_position(DONE[:6] + [12, 11], [[], [13]], session=8))
+    key = lambda p: _Exact(p, 0.0, 0).key()
+    assert key(a) == key(b) != key(c)
+    # which two piles wait for a king does not matter either
+    f = compact(full_position(DONE[:6] + [11, 11], [[13, 13]], session=8))
+    g = compact(full_position(DONE[:5] + [11, 12, 11], [[13, 13]], session=8))
+    assert key(f) == key(g) != key(a)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_session_playout_plays_legal_moves_until_stuck(seed):
+    from advisor.senior_wrangler_solver import _session_playout
+    rng = random.Random(7000 + seed)
+    for _ in range(10):
+        st = random_small_position(rng, 10, 24)
+        p = compact(st)
+        need = [NEED[k] + (0,) for k in p.keys]
+        cols = [bytearray(c) for c in p.cols]
+        prog = list(p.prog)
+        moves = _session_playout(cols, prog, need, p.session, rng, 2.0)
+        board = st.copy()
+        for m in _notation(moves):
+            mv = G.parse_move(board, m)
+            assert G.why_illegal(board, mv) is None, (st.dumps(), m)
+            G.apply(board, mv)
+        # the play-out stops only when no column shows a card some pile wants
+        assert not [m for m in G.legal_moves(board) if m.action != "redeal"]
+        assert compact(board).cols == cols and compact(board).prog == prog
