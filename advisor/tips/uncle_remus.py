@@ -6,6 +6,7 @@ only at what the player can see (face-up cards), so they work on states read
 from the camera with unknown cards.
 
 Scores (only their order matters):
+    60     the look-ahead's plan, or its advice to deal (tips 4-10 weighed together)
     42-50  a short fiddle that puts a book aside or turns up a face-down card (tips 5-7)
     34-39  a short fiddle that makes another space (tip 5)
     30-33  same-suit joins (tip 4)
@@ -17,7 +18,9 @@ Every suggested move (other than the fiddles, which follow a plan that
 shortens at every step) makes a measurable gain - fewer cards to deal, fewer
 face-down cards, fewer occupied columns, more same-suit links, or a space
 moved out of the first columns - so following the top suggestion never goes
-round in circles.
+round in circles. The look-ahead's moves belong to a plan whose end scores
+higher than its start, and a plan may not pass through a position seen since
+the last card was turned up, so the same holds for it.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from ..cards import RANK_NAME, SUIT_NAME, SUIT_SYMBOL
 from ..engine import Loc, Move, Slot
 from ..games.uncle_remus import BOOK_SIZE, BOOKS, COLUMN, STOCK, face_down_count, run_length
 from .. import uncle_remus_fiddle as fiddle
+from .. import uncle_remus_plan as planner
 
 
 BOOK = TipBook("uncle-remus")
@@ -74,6 +78,83 @@ def _blocked_by_book(ctx: Context) -> bool:
     """When removal is automatic and a finished book is still on the table, nothing else is advised."""
     moves = ctx.game.legal_moves(ctx.state)
     return bool(moves) and all(m.action == "remove" for m in moves)
+
+
+# ------------------------------------------------------- tips 4-10 together
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{_word(n)} {one if n == 1 else many}"
+
+
+def plan_words(plan: planner.Plan) -> str:
+    """What a plan achieves, in plain words (its gains first, then what it costs)."""
+    gains, costs = [], []
+    if plan.books:
+        gains.append(f"puts {_count(plan.books, 'book', 'books')} aside")
+    if plan.turned:
+        gains.append(f"turns up {_count(plan.turned, 'face-down card', 'face-down cards')}")
+    if plan.spaces > 0:
+        gains.append(f"makes {_count(plan.spaces, 'new space', 'new spaces')}")
+    elif plan.spaces < 0:
+        costs.append(f"uses up {_count(-plan.spaces, 'space', 'spaces')}")
+    if plan.suit_links > 0:
+        gains.append(f"puts {_count(plan.suit_links, 'more card', 'more cards')} on a senior of "
+                     f"{'its' if plan.suit_links == 1 else 'their'} own suit")
+    elif plan.suit_links < 0 and not plan.books:
+        costs.append(f"parts {_count(-plan.suit_links, 'card', 'cards')} from a senior of the same suit")
+    if plan.breaks < 0:
+        gains.append(f"takes {_count(-plan.breaks, 'card', 'cards')} off a card that is not "
+                     f"{'its' if plan.breaks == -1 else 'their'} senior")
+    if not gains:
+        gains.append("leaves the columns in longer runs, fewer of them to clear")
+    text = ", ".join(gains[:-1]) + (" and " if len(gains) > 1 else "") + gains[-1]
+    if costs:
+        text += " (it " + " and ".join(costs) + ")"
+    return text
+
+
+@BOOK.rule("look-ahead", f"{SOURCE}, tips 4-10 weighed together",
+           "Keeling's aims - put books aside, turn face-down cards up, make spaces, build in suit and end a "
+           "session with few runs in each column - are weighed together, and the companion searches the moves "
+           "you can make before the next deal (they never need a hidden card) for the plan that serves them "
+           "best. When no plan gains anything, it is time to deal.")
+def look_ahead(ctx: Context):
+    if _blocked_by_book(ctx):
+        return
+    cols = _cols(ctx)
+    waiting = [i for i, p in enumerate(cols) if planner.book_waiting(p)]
+    if waiting:          # books removed by hand: a finished book goes first (tip 7)
+        move = Move.act("remove", f"{COLUMN}{waiting[0] + 1}")
+        if _legal(ctx, move):
+            yield Suggestion(move=str(move), says=ctx.game.describe(ctx.state, move),
+                             reason="the book is complete: put it aside at once (a finished book can only get in "
+                                    "the way, and two books aside seldom lose)", score=60.0)
+            return
+    plan = planner.plan_for(ctx.state, ctx.history)
+    if plan is None:
+        deal = Move.act("deal")
+        if _stock_left(ctx) and _legal(ctx, deal):
+            yield Suggestion(
+                move=str(deal), says=ctx.game.describe(ctx.state, deal),
+                reason=("no plan of moves found before the next deal gains anything (none turns a card up, "
+                        "makes a space, puts a book aside, builds in suit or tidies a column), so this session "
+                        "is over: deal"), score=60.0)
+        elif not _stock_left(ctx):
+            yield ("All the cards are dealt and no plan of moves gains anything more: by Keeling's rules the "
+                   "game is over here.")
+        return
+    first = ctx.game.parse_move(ctx.state, plan.notation[0])
+    if not _legal(ctx, first):
+        return
+    if plan.length == 1:
+        steps = "this move"
+    else:
+        shown = ", ".join(plan.notation[:8]) + (", ..." if plan.length > 8 else "")
+        steps = f"the first of a plan of {plan.length} moves ({shown}) that"
+    yield Suggestion(
+        move=str(first), says=ctx.game.describe(ctx.state, first),
+        reason=(f"{steps} {plan_words(plan)}: the best plan found among the moves you can make before the next "
+                "deal"), score=60.0)
 
 
 # -------------------------------------------------------------- tips 5-7
