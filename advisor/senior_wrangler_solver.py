@@ -71,27 +71,28 @@ beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
 What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal):
-about eleven deals in twelve get a "yes" with a plan: 273 of seeds 0-299
-(median 0.06 CPU s per deal; 249 of them within 0.25 s), where the code before
-the faster play-outs and last-session search and the heavier king weight got
-269 (238 within 0.25 s). Where the time limit cuts a search depends on the
-machine and its load, so the count moves by a few from run to run: a deal that
-is won in about a second is won in one run and not in the next. Undecided in
-that run: 9, 10, 17, 19, 27, 40, 66, 82, 86, 106, 109, 112, 132, 149, 151,
-194, 208, 210, 225, 230, 253, 261, 267, 279, 291, 294, 299; 15 of these 27
-were won at 1 s in other runs (other settings or play-out seeds), and seed 17
-with more time, so many undecided deals are hard wins rather than losses. No
-full deal is proved lost in that time, and none is near: no sound cut tried
-here fires on a fresh deal or before session 6 (the kings relaxation, the
-fixed-order cuts and the stack relaxation all treat the columns not yet frozen
-as free, and a fresh deal has only column 8 frozen), and the complete search
-alone needs 1.7 CPU s (107,000 positions) to show the start of session 7 lost
-on the best line found for seed 19, and does not finish the start of session 6
-of the same line in 30 s (of 40 starts of session 7 that the beam kept for
-seed 17, 28 are not settled in 20,000 positions; for seed 19, 36 are shown
-lost, none won). Some undecided deals are simply hard wins: seed 17 is won
-with 20 CPU s. "no" verdicts come for positions late in a game (they agree
-with a brute-force search on hundreds of small positions).
+about nine deals in ten get a "yes" with a plan: 903 of seeds 0-999 (273 of
+0-299 with 249 of them within 0.25 s; median 0.06 CPU s per deal), where the
+code before the faster play-outs and last-session search and the heavier king
+weight got 269 of 0-299 (238 within 0.25 s); no deal was proved lost. Where
+the time limit cuts a search depends on the machine and its load, so the count
+moves by a few from run to run: a deal that is won in about a second is won in
+one run and not in the next. Undecided among seeds 0-299: 9, 10, 17, 19, 27,
+40, 66, 82, 86, 106, 109, 112, 132, 149, 151, 194, 208, 210, 225, 230, 253,
+261, 267, 279, 291, 294, 299; 15 of these 27 were won at 1 s in other runs
+(other settings or play-out seeds), and seed 17 with more time, so many
+undecided deals are hard wins rather than losses. No full deal is proved lost
+in that time, and none is near: no sound cut tried here fires on a fresh deal
+or before session 6 (the kings relaxation, the fixed-order cuts and the stack
+relaxation all treat the columns not yet frozen as free, and a fresh deal has
+only column 8 frozen), and the complete search alone needs 1.7 CPU s (107,000
+positions) to show the start of session 7 lost on the best line found for seed
+19, and does not finish the start of session 6 of the same line in 30 s (of 40
+starts of session 7 that the beam kept for seed 17, 28 are not settled in
+20,000 positions; for seed 19, 36 are shown lost, none won). Some undecided
+deals are simply hard wins: seed 17 is won with 20 CPU s. "no" verdicts come
+for positions late in a game (they agree with a brute-force search on hundreds
+of small positions).
 
 ``king_foresight(state)`` says, for every king still in the columns, where it
 will lie after each coming redeal if no further card is moved (tips 2, 3, 6
@@ -880,6 +881,7 @@ def _finish_last(cols, prog, need, nodes: int):
     played = [sum(prog)]
     rc = range(NCOL)
     cap = _CAP11
+
     def rec() -> bool:
         if played[0] == total:
             return True
