@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .detector import Candidates, Detector, JointScore, joint_features
-from .evaluate import compute_metrics, iou_matrix, list_images, read_names, read_yolo_labels
-from .imageio import load_image
+from .evaluate import compute_metrics, iou_matrix, labelled_images
 from .types import Sighting
 
 
@@ -45,17 +44,8 @@ def right_boxes(cand: Candidates, gt: list[tuple[str, tuple]], names: list[str],
 def collect(detector: Detector, images: str | Path, labels: str | Path, names_file: str | Path,
             scale: float | None = None, first: float = 0.01, progress=None) -> list[tuple[list, Candidates]]:
     """(labels, candidates) for every image of a labelled folder."""
-    names = read_names(names_file)
-    out = []
-    files = list_images(images)
-    for n, f in enumerate(files, 1):
-        img = load_image(f)
-        h, w = img.shape[:2]
-        gt = read_yolo_labels(Path(labels) / f"{f.stem}.txt", names, w, h)
-        out.append((gt, detector.candidates(img, first=first, scale=scale)))
-        if progress:
-            progress(n, len(files))
-    return out
+    return [(gt, detector.candidates(img, first=first, scale=scale))
+            for img, gt in labelled_images(images, labels, names_file, progress)]
 
 
 def _features(cand: Candidates) -> np.ndarray:

@@ -184,26 +184,30 @@ def list_images(folder: str | Path) -> list[Path]:
     return files
 
 
+def labelled_images(images: str | Path, labels: str | Path, names_file: str | Path, progress=None):
+    """(image, ground-truth boxes [(label, xyxy)]) for every image of a labelled folder, in name order."""
+    from .imageio import load_image
+
+    names = read_names(names_file)
+    files = list_images(images)
+    for k, f in enumerate(files, 1):
+        img = load_image(f)
+        h, w = img.shape[:2]
+        yield img, read_yolo_labels(Path(labels) / f"{f.stem}.txt", names, w, h)
+        if progress:
+            progress(k, len(files))
+
+
 def evaluate_dir(images: str | Path, labels: str | Path, names_file: str | Path, model=None,
                  conf: float | None = None, map_conf: float = 0.01, tile: int = 640, detector=None,
                  progress=None, scale: float | None = None) -> dict:
     """Run the detector on every image of ``images`` and score against ``labels``."""
     from .detector import Detector
-    from .imageio import load_image
 
-    names = read_names(names_file)
     det = detector or Detector(model)
     conf = det.default_conf if conf is None else conf
-    items = []
-    files = list_images(images)
-    for k, f in enumerate(files, 1):
-        img = load_image(f)
-        h, w = img.shape[:2]
-        gt = read_yolo_labels(Path(labels) / f"{f.stem}.txt", names, w, h)
-        preds = det(img, conf=map_conf, scale=scale)
-        items.append((gt, preds))
-        if progress:
-            progress(k, len(files))
+    items = [(gt, det(img, conf=map_conf, scale=scale))
+             for img, gt in labelled_images(images, labels, names_file, progress)]
     out = compute_metrics(items, conf=conf).as_dict()
     # precision / recall at other thresholds (same predictions), to pick an operating point
     out["pr_by_conf"] = {}
