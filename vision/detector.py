@@ -255,8 +255,9 @@ class Detector:
         # the threshold the layout reader takes sightings down to (vision.reading), on this model's score scale
         self.read_conf = float(cfg["read_conf"]) if "read_conf" in cfg else None
         self.views = tuple(cfg.get("views", ()) if views is None else views)
-        for v in self.views:
-            view(np.zeros((1, 1, 3), np.uint8), v)   # an unknown view name fails here, not mid-photo
+        unknown = [v for v in self.views if v not in VIEWS]
+        if unknown:   # fail here, not mid-photo
+            raise VisionError(f"unknown detector view {unknown[0]!r} (known: {', '.join(VIEWS)})")
         self.joint = JointScore.from_dict(cfg["score"]) if cfg.get("score") and self.classifier else None
         self.scene_scale = float(cfg.get("scene_scale", self.max_side / 1920))
         # A model exported with dynamic shapes runs on the whole (scaled) photo in
@@ -448,8 +449,13 @@ class Detector:
 
 def reading_threshold(model: str | Path | None = None) -> float | None:
     """The default (or ``model``'s) ``read_conf`` setting, without loading the model; None if it has none."""
-    path = Path(model) if model else Path(os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL))
-    value = settings(path).get("read_conf")
+    return _read_conf(str(model or os.environ.get("PATIENCE_DETECTOR_MODEL", DEFAULT_MODEL)))
+
+
+@lru_cache(maxsize=4)
+def _read_conf(model: str) -> float | None:
+    # read once per model, like the detector itself (_default_detector), not once per photo
+    value = settings(Path(model)).get("read_conf")
     return None if value is None else float(value)
 
 

@@ -60,7 +60,9 @@ def draw_deck(font: Path, seed: int = 0) -> dict[str, np.ndarray]:
     # size the face so that its digits are rank_h tall
     top, bottom = rank_font.getbbox("8")[1], rank_font.getbbox("8")[3]
     rank_font = ImageFont.truetype(str(font), max(8, int(round(10 * rank_h / max(1, bottom - top)))))
-    suit_font = ImageFont.truetype(str(_suit_font_path()), max(8, int(round(rank_h * suit_scale * 1.25))))
+    suit_path = str(_suit_font_path())
+    suit_font = ImageFont.truetype(suit_path, max(8, int(round(rank_h * suit_scale * 1.25))))
+    pip_font = ImageFont.truetype(suit_path, int(0.12 * H))
     radius = int(rng.uniform(0.03, 0.07) * W)
     out = {}
     for label in LABELS:
@@ -81,8 +83,7 @@ def draw_deck(font: Path, seed: int = 0) -> dict[str, np.ndarray]:
                font=suit_font, fill=(*ink, 255))
         img.alpha_composite(corner)
         img.alpha_composite(corner.rotate(180), (0, H - H // 2))
-        _middle(d, rank, SUIT_GLYPHS[suit], ink, W, H, rng, ImageFont.truetype(str(_suit_font_path()),
-                                                                              int(0.12 * H)))
+        _middle(d, rank, SUIT_GLYPHS[suit], ink, W, H, rng, pip_font)
         a = np.array(img)
         out[label] = np.ascontiguousarray(a[..., [2, 1, 0, 3]])
     return out
