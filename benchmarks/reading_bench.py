@@ -50,7 +50,7 @@ from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
 from vision.reading import _growing, _visible_area, read_sightings, sightings_for_reading  # noqa: E402
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
-ERROR_KINDS = {"too-many-copies", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
+ERROR_KINDS = {"too-many-copies", "relabelled", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
 GLOBAL_KINDS = {"ambiguous"}   # a doubt about the whole alignment points at every card
 
 

@@ -42,6 +42,11 @@ class TileSpec:
 # then at full scale they would be 1.2x the model's size or more, where it starts to misjudge them.
 # Smaller ones are measured at full scale as before.
 PROBE_TRUST = 0.6
+# Labels a sighting carries besides its first reading (Sighting.readings): the classifier's
+# best few, down to this probability. On rendered held-out decks the right label is first
+# for 65% of the indices, in the best two for 80% and in the best five for 89%.
+READINGS = 5
+READING_MIN = 0.01
 
 # Extra looks stage 1 may take at the photo: turned half round, mirrored, upside down.
 # A corner index is printed both ways up on a card, so every turn is a fair look,
@@ -426,12 +431,18 @@ class Detector:
         keep = np.array(keep, int)
         return B[keep], S[keep], C[keep]
 
+    def readings(self, probs: np.ndarray) -> tuple[tuple[str, float], ...]:
+        """The likely labels of one index (classifier probabilities over the cards), best first."""
+        top = np.argsort(-probs)[:READINGS]
+        return tuple((self.names[int(i)], round(float(probs[i]), 4)) for i in top if probs[i] >= READING_MIN)
+
     def name(self, cand: Candidates, conf: float) -> list[Sighting]:
         """Candidates -> Sightings at or above ``conf``, named by the classifier if there is one."""
         B, S = cand.boxes, cand.stage1
         if not len(B):
             return []
         names = [self.names[int(k)] for k in cand.classes]
+        readings = [()] * len(B)
         if self.classifier is not None:
             P = cand.probabilities
             k = P[:, :-1].argmax(1)
@@ -441,8 +452,9 @@ class Detector:
                 S = self.joint(S, p, P[:, -1])
             else:
                 S = np.where(P[:, -1] > p, 0.0, S * p)  # the classifier says: not a corner index
-        result = [Sighting(n, tuple(float(v) for v in b), float(sc))
-                  for n, b, sc in zip(names, B, S) if sc >= conf]
+            readings = [self.readings(row) for row in P[:, :-1]]
+        result = [Sighting(n, tuple(float(v) for v in b), float(sc), r)
+                  for n, b, sc, r in zip(names, B, S, readings) if sc >= conf]
         result.sort(key=lambda r: -r.conf)
         return result
 

@@ -58,6 +58,8 @@ class SeenCard:
     table: tuple[float, float] | None = None   # anchor on the table, after registration
     along: float | None = None                 # distance along its pile's fan from the pile's head
     others: list[str] = field(default_factory=list)   # other labels read on the same card (a misread index)
+    readings: dict[str, float] = field(default_factory=dict)   # label -> how likely its indices say it (Sighting.readings)
+    first_read: str | None = None              # the label first read, when the rules made the reader take another
 
 
 @dataclass
@@ -101,6 +103,24 @@ class Reading:
 
 
 # ------------------------------------------------------------------ 1. cards
+
+# Two corner-index boxes that overlap more than this are one index seen twice: the
+# detector sometimes keeps a second box slid half an index along a tight fan, or names
+# the same index twice, and either would be read as an extra card. Labelled indices never
+# overlap more than 0.19 (real-dev photos and rendered layouts alike), so no real index is
+# lost by this.
+SAME_INDEX = 0.3
+
+
+def one_per_place(sightings: Sequence[Any], iou: float = SAME_INDEX) -> list:
+    """The surest sighting of each place on the photo (see ``SAME_INDEX``), surest first."""
+    from .detector import nms
+    sightings = list(sightings)
+    if len(sightings) < 2:
+        return sightings
+    boxes = np.array([s.box for s in sightings], dtype=float).reshape(-1, 4)
+    return [sightings[k] for k in nms(boxes, np.array([float(s.conf) for s in sightings]), iou)]
+
 
 def estimate_scale(sightings: Sequence[Any]) -> float:
     """Pixels per card width, from the median index box height."""
@@ -160,10 +180,20 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
             # (in pixels, before the table is known, offsets are too rough to split a group by)
             for mine in _split_twins(members, judged, ax, ay, tol, tol_y) if H is not None else [members]:
                 cards.append(SeenCard(label, centres[mine[0]], max(float(sightings[k].conf) for k in mine),
-                                      [tuple(map(float, sightings[k].box)) for k in mine]))
+                                      [tuple(map(float, sightings[k].box)) for k in mine],
+                                      readings=_pooled_readings([sightings[k] for k in mine])))
     if H is not None:
         _merge_misread(cards, Hinv, tol, opp)
     return cards
+
+
+def _pooled_readings(sightings: Sequence[Any]) -> dict[str, float]:
+    """label -> the most any of one card's indices gives it (``Sighting.readings``)."""
+    out: dict[str, float] = {}
+    for s in sightings:
+        for label, p in getattr(s, "readings", ()) or ():
+            out[label] = max(p, out.get(label, 0.0))
+    return out
 
 
 def _split_twins(members: list[int], judged: dict, ax: float, ay: float, tol: float, tol_y: float) -> list[list[int]]:
@@ -213,6 +243,8 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
         if keep is lone[b]:        # the anchor is the near (top-left) index
             keep.anchor = lone[a].anchor
         keep.boxes = lone[a].boxes + lone[b].boxes
+        for label, p in other.readings.items():
+            keep.readings[label] = max(p, keep.readings.get(label, 0.0))
         gone.add(b if keep is lone[a] else a)
     drop = {id(lone[k]) for k in gone}
     cards[:] = [c for c in cards if id(c) not in drop]
@@ -1191,6 +1223,10 @@ MISSED_COST = 2.3    # log-odds against a missed index between two seen ones (ab
 
 
 def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) -> None:
+    if c.first_read:
+        first, now = Card.parse(c.first_read).pretty, Card.parse(c.label).pretty
+        doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: first read as {first}, but that is one {first} "
+                            f"more than the packs hold; read as {now}, the next likeliest: check it", area, i, j, "relabelled"))
     if c.others:
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: its two indices read differently "
                             f"({', '.join(Card.parse(x).pretty for x in [c.label, *c.others])}); kept {Card.parse(c.label).pretty}",
@@ -1343,7 +1379,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     game = get_game(game_id)
     options = game.check_options(options if options is not None else (previous.options if previous else {}))
     layout = game.layout(options)
-    sightings = list(sightings)
+    sightings = one_per_place(sightings)
     if previous is not None and previous.game != game.id:
         return Reading(None, sightings=sightings, message=f"the previous state is a {previous.game} game, not {game.id}")
     if len(sightings) < 2:
@@ -1405,11 +1441,51 @@ def _visible(state: State) -> dict:
     return {a: [[s.token() for s in p if s.face_up] for p in ps] for a, ps in state.areas.items()}
 
 
+# A card is read as another of its likely labels (see settle_copies) only if the classifier gave
+# that label at least this probability.
+RELABEL_MIN = 0.01
+
+
+def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
+    """Where more copies of a card are seen than the packs hold, read one copy as another of its likely labels.
+
+    The copy to change and its new label are the pair that costs least (the smallest drop in the
+    classifier's log-probability) among labels the layout still has room for; repeated until
+    every count fits or no such label is left (``compose`` then blanks the least sure extras).
+    Cards whose indices carry no ``readings`` are never changed. Returns the cards changed; each
+    remembers its first reading in ``first_read``.
+    """
+    count = Counter(c.label for c in cards)
+    changed: list[SeenCard] = []
+    while True:
+        over = {label for label, n in count.items() if n > limit.get(label, 0)}
+        best = None
+        for c in cards:
+            if c.label not in over or not c.readings:
+                continue
+            p0 = max(c.readings.get(c.label, 0.0), RELABEL_MIN)
+            for label, p in c.readings.items():
+                if label != c.label and p >= RELABEL_MIN and count[label] < limit.get(label, 0):
+                    cost = math.log(p0) - math.log(p)
+                    if best is None or cost < best[0]:
+                        best = (cost, c, label, p / p0)
+        if best is None:
+            return changed
+        _, c, label, ratio = best
+        count[c.label] -= 1
+        count[label] += 1
+        c.first_read = c.first_read or c.label
+        c.label = label
+        c.conf *= min(1.0, ratio)
+        changed.append(c)
+
+
 def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
                   previous: State | None, image_size: tuple[int, int] | None, sightings: list,
                   opp: np.ndarray = OPPOSITE) -> Reading:
     piles, stray = assign(cards, layout, H, opp)
     stray = assign_growing(stray, layout, piles)
+    settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
     state, conf, doubts = compose(game, options, piles, previous, in_view)
     for c in stray:

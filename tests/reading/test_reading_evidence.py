@@ -1,0 +1,99 @@
+"""What the reader makes of imperfect detector output: an index boxed twice, and a card read as
+one copy too many (the rules then take the classifier's next likeliest label)."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+
+from advisor.engine import get_game
+from vision.decks import LABELS
+from vision.detector import Detector
+from vision.fake_sightings import camera, extent, sightings_for
+from vision.reading import SeenCard, one_per_place, read_sightings, settle_copies
+from vision.types import Sighting
+
+SIZE = (1920, 1080)
+
+
+def _photo(state, seed):
+    rng = random.Random(seed)
+    return sightings_for(state, camera(rng, extent=extent(state)), rng, jitter=0.02)
+
+
+def _visible(state):
+    return {a: [[s.card.label if s.card else None for s in p if s.face_up] for p in ps] for a, ps in state.areas.items()}
+
+
+def test_an_index_boxed_twice_is_read_once():
+    truth = get_game("seven-and-six").new(4)
+    sights = [Sighting(s.label, s.box, 0.9) for s in _photo(truth, 4)]
+    # the detector's second box on some indices: slid a third of an index down, weaker, sometimes named otherwise
+    extra = []
+    for k, s in enumerate(sights[::5]):
+        x0, y0, x1, y1 = s.box
+        dy = (y1 - y0) / 3
+        extra.append(Sighting(s.label if k % 2 else "Kh", (x0 + 1, y0 + dy, x1 + 1, y1 + dy), 0.4))
+    assert len(one_per_place(sights + extra)) == len(sights)
+    r = read_sightings(sights + extra, "seven-and-six", image_size=SIZE)
+    assert r.state is not None, r.message
+    clean = read_sightings(sights, "seven-and-six", image_size=SIZE)
+    assert _visible(r.state) == _visible(clean.state)
+
+
+def test_indices_far_enough_apart_are_all_kept():
+    # one fan step of a tight fan: the boxes overlap, but less than any two real indices ever do by much
+    a = Sighting("7s", (100, 100, 120, 140), 0.9)
+    b = Sighting("7s", (100, 128, 120, 168), 0.5)
+    assert one_per_place([a, b]) == [a, b]
+
+
+def test_a_copy_too_many_is_read_as_its_next_likeliest_label():
+    # Senior Wrangler shows all 104 cards: both 6♣ misread as 6♠ make four 6♠ in a two-pack game
+    truth = get_game("senior-wrangler").new(11)
+    sights = []
+    for s in _photo(truth, 11):
+        if s.label == "6c":
+            sights.append(Sighting("6s", s.box, 0.8, (("6s", 0.6), ("6c", 0.35), ("5s", 0.02))))
+        else:
+            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert _visible(r.state) == _visible(truth)
+    relabelled = [d for d in r.doubts if d.kind == "relabelled"]
+    assert len(relabelled) == 2 and all("6♠" in d.message and "6♣" in d.message for d in relabelled)
+    assert not [d for d in r.doubts if d.kind == "too-many-copies"]
+
+
+def test_settling_copies_moves_the_cheapest_copy_and_only_into_room():
+    def card(label, readings):
+        return SeenCard(label, (0.0, 0.0), 0.9, readings=dict(readings))
+    sure = card("Qh", [("Qh", 0.95), ("Qd", 0.04)])
+    unsure = card("Qh", [("Qh", 0.5), ("Qd", 0.45)])
+    third = card("Qh", [("Qh", 0.7), ("Qd", 0.2)])
+    full = [card("Qd", [("Qd", 0.9)]), card("Qd", [("Qd", 0.9)])]
+    limit = Counter({"Qh": 2, "Qd": 2})
+    # no room for another queen of diamonds: nothing can be changed (compose blanks the least sure later)
+    assert settle_copies([sure, unsure, third, *full], limit) == []
+    # room for one: the copy whose second reading is nearly as likely as its first moves
+    changed = settle_copies([sure, unsure, third, full[0]], limit)
+    assert changed == [unsure] and unsure.label == "Qd" and unsure.first_read == "Qh"
+    assert sure.label == third.label == "Qh"
+    assert unsure.conf < 0.9
+
+
+def test_cards_without_other_readings_are_never_changed():
+    a, b, c = (SeenCard("2c", (0.0, 0.0), 0.9) for _ in range(3))
+    assert settle_copies([a, b, c], Counter({"2c": 2, "2s": 2})) == []
+
+
+def test_the_detector_passes_on_its_likely_readings_best_first():
+    probs = np.zeros(len(LABELS))
+    probs[LABELS.index("6s")] = 0.6
+    probs[LABELS.index("6c")] = 0.3
+    probs[LABELS.index("9s")] = 0.005          # too unlikely to carry
+    got = Detector.readings(SimpleNamespace(names=list(LABELS)), probs)
+    assert [label for label, _ in got] == ["6s", "6c"]
+    assert got[0][1] == 0.6
