@@ -219,35 +219,50 @@ def _split_twins(members: list[int], judged: dict, ax: float, ay: float, tol: fl
 
 
 def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.ndarray = OPPOSITE) -> None:
-    """Two one-index cards of different labels at the two opposite corners of one card are one card misread.
+    """Two one-index cards of different labels at two corners of one card are one card misread.
 
-    The surer label is kept; the other is remembered for a doubt.
+    The far (rotated) corner is one such place. Four-corner decks add the top-right and
+    bottom-left ones; there the two labels must also be plausible readings of one index
+    (the same rank, or one among the other's ``readings``), since a card of a tight row or
+    fan may lie about that far away. A corner that a card lying on this one covers shows
+    nothing. The surer label is kept; the other is remembered for a doubt.
     """
     lone = [c for c in cards if len(c.boxes) == 1]
     if len(lone) < 2:
         return
     pts = _apply(Hinv, np.array([c.anchor for c in lone]))
-    near = np.linalg.norm(pts[None, :, :] - pts[:, None, :] - opp, axis=2) < tol   # [a, b]: b sits at a's far corner
-    # A card with another lying on it (a fan step down or across) shows no far corner.
     every = _apply(Hinv, np.array([c.anchor for c in cards]))
     d = every[None, :, :] - pts[:, None, :]                                          # [a, other]
-    on_top = (((np.abs(d[..., 0]) < 0.2) & (d[..., 1] > 0.05) & (d[..., 1] < opp[1] - 0.1))
-              | ((np.abs(d[..., 1]) < 0.2) & (d[..., 0] > 0.05) & (d[..., 0] < opp[0] - 0.1)))
-    near &= ~on_top.any(axis=1)[:, None]
+    down = ((np.abs(d[..., 0]) < 0.2) & (d[..., 1] > 0.05) & (d[..., 1] < opp[1] - 0.1)).any(axis=1)
+    across = ((np.abs(d[..., 1]) < 0.2) & (d[..., 0] > 0.05) & (d[..., 0] < opp[0] - 0.1)).any(axis=1)
+    rel = pts[None, :, :] - pts[:, None, :]                                          # [a, b]: b - a
+    corners = ((opp, ~(down | across), False),
+               (np.array([opp[0], 0.0]), ~across, True),
+               (np.array([0.0, opp[1]]), ~down, True))
     gone: set[int] = set()
-    for a, b in zip(*np.nonzero(near)):
-        if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
-            continue
-        keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
-        keep.others.append(other.label)
-        if keep is lone[b]:        # the anchor is the near (top-left) index
-            keep.anchor = lone[a].anchor
-        keep.boxes = lone[a].boxes + lone[b].boxes
-        for label, p in other.readings.items():
-            keep.readings[label] = max(p, keep.readings.get(label, 0.0))
-        gone.add(b if keep is lone[a] else a)
+    for offset, shows, must_look_alike in corners:
+        near = (np.linalg.norm(rel - offset, axis=2) < tol) & shows[:, None]
+        for a, b in zip(*np.nonzero(near)):
+            if a == b or a in gone or b in gone or lone[a].label == lone[b].label:
+                continue
+            if must_look_alike and not _look_alike(lone[a], lone[b]):
+                continue
+            keep, other = (lone[a], lone[b]) if lone[a].conf >= lone[b].conf else (lone[b], lone[a])
+            keep.others.append(other.label)
+            if keep is lone[b]:        # the anchor is the near (top-left) index
+                keep.anchor = lone[a].anchor
+            keep.boxes = lone[a].boxes + lone[b].boxes
+            for label, p in other.readings.items():
+                keep.readings[label] = max(p, keep.readings.get(label, 0.0))
+            gone.add(b if keep is lone[a] else a)
     drop = {id(lone[k]) for k in gone}
     cards[:] = [c for c in cards if id(c) not in drop]
+
+
+def _look_alike(a: SeenCard, b: SeenCard) -> bool:
+    """Two readings one index could give: the same rank, or one label among the other's likely readings."""
+    return (Card.parse(a.label).rank == Card.parse(b.label).rank
+            or a.readings.get(b.label, 0.0) >= RELABEL_MIN or b.readings.get(a.label, 0.0) >= RELABEL_MIN)
 
 
 def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:

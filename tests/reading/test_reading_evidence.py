@@ -97,3 +97,28 @@ def test_the_detector_passes_on_its_likely_readings_best_first():
     got = Detector.readings(SimpleNamespace(names=list(LABELS)), probs)
     assert [label for label, _ in got] == ["6s", "6c"]
     assert got[0][1] == 0.6
+
+
+def test_a_four_corner_decks_top_right_index_misread_is_not_an_extra_card():
+    # A covered card of a fanned column shows its top-right index too (four-corner decks);
+    # read as another suit, it must not become a card of its own.
+    from vision.reading import INDEX_CENTRE, OPPOSITE, _apply
+    game = get_game("senior-wrangler")
+    truth = game.new(12)
+    rng = random.Random(12)
+    H = camera(rng, extent=extent(truth))
+    sights = [Sighting(s.label, s.box, 0.9) for s in sightings_for(truth, H, rng, jitter=0.02)]
+    area = game.layout(truth.options)["column"]
+    card = truth.areas["column"][2][4].card            # the fifth card of column 3, covered
+    other = next(x for x in "shdc" if x != card.suit)
+    label = f"{card.label[:-1]}{other}"
+    c = np.array(area.position(2, 4)) + INDEX_CENTRE + np.array([OPPOSITE[0], 0.0])
+    half = np.array([0.1, 0.15])
+    quad = _apply(H, np.array([c - half, c + half]))
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    sights.append(Sighting(label, (float(x0), float(y0), float(x1), float(y1)), 0.6))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert _visible(r.state) == _visible(truth)
+    assert [d for d in r.doubts if d.kind == "conflict" and d.pile == 2 and d.index == 4]
