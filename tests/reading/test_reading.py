@@ -169,6 +169,12 @@ def test_more_random_scatters_are_no_layout(seed):
     assert "does not look like a Senior Wrangler layout" in r.message
 
 
+def test_most_random_scatters_are_no_aunty_allis_layout():
+    """A layout of squared piles only: without fans to crowd, cards must lie snugly on its places."""
+    accepted = [seed for seed in range(24) if read_sightings(_random_scatter(seed), "aunty-allis", image_size=SIZE).state]
+    assert len(accepted) < 8, accepted
+
+
 def test_cards_bunched_on_one_fan_step_are_not_all_explained():
     from vision.reading import CROWDED, _crowded, places
     pl = places(get_game("senior-wrangler").layout({}))
