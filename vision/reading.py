@@ -1015,6 +1015,7 @@ def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
     """
     if not sightings:
         return []
+    sightings = one_per_place(sightings)
     scale = estimate_scale(sightings)
     cards = group_cards(sightings, scale)
     pts = np.array([c.anchor for c in cards])
