@@ -151,7 +151,8 @@ def export_onnx(pt: Path, imgsz: int) -> Path:
 
 
 # ------------------------------------------------------------------ step 4
-def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width: float) -> dict:
+def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width: float,
+                     init: Path | None = None, lr: float = 3e-3) -> dict:
     from vision.classifier_train import extract_crops, train_classifier as fit
     names = work / "names.txt"
     X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
@@ -164,7 +165,7 @@ def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width
     log(f"classifier: {len(X)} training crops")
     Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False)
     summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
-                  batch=32 if smoke else 256, width=width)
+                  batch=32 if smoke else 256, width=width, init=init, lr=lr)
     summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
     return summary
 
@@ -249,6 +250,12 @@ def main(argv=None) -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
     ap.add_argument("--cls-epochs", type=int, default=10, help="index classifier epochs")
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
+    ap.add_argument("--cls-lr", type=float, default=3e-3, help="index classifier peak learning rate (one cycle)")
+    ap.add_argument("--cls-init", default="",
+                    help="continue the index classifier from these weights (.pt of the same width)")
+    ap.add_argument("--classifier-only", action="store_true",
+                    help="no data, no detector: train the index classifier on the scenes in --work (continuing "
+                         "from --cls-init if given) beside the stage-1 model already in --out, then settings + eval")
     ap.add_argument("--scale-aug", type=float, default=0.3,
                     help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
     ap.add_argument("--views", default="turn",
@@ -278,6 +285,18 @@ def main(argv=None) -> int:
     names = work / "names.txt"
     cls_name = a.name.replace("detector", "classifier") if "detector" in a.name else a.name + "_classifier"
     scene_scale = a.imgsz / a.size
+    if a.classifier_only:
+        prev = out / f"{a.name}.metrics.json"
+        metrics = json.loads(prev.read_text()) if prev.is_file() else {}
+        if not (out / f"{a.name}.onnx").is_file():
+            raise SystemExit(f"--classifier-only: no stage-1 model {out / (a.name + '.onnx')}")
+        t = time.time()
+        metrics["classifier"] = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
+                                                 0.5 if a.smoke else a.cls_width,
+                                                 Path(a.cls_init) if a.cls_init else None, a.cls_lr)
+        log(f"classifier trained in {time.time() - t:.0f}s")
+        metrics["settings_command"] = " ".join(sys.argv)
+        return settle_and_evaluate(a, work, out, names, cls_name, scene_scale, metrics)
     if a.settings_only:
         prev = out / f"{a.name}.metrics.json"
         metrics = json.loads(prev.read_text()) if prev.is_file() else {}
@@ -330,7 +349,7 @@ def main(argv=None) -> int:
     log("training the index classifier")
     t = time.time()
     cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
-                                   0.5 if a.smoke else a.cls_width)
+                                   0.5 if a.smoke else a.cls_width, Path(a.cls_init) if a.cls_init else None, a.cls_lr)
     log(f"classifier trained in {time.time() - t:.0f}s")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks + [Path(f).name for f in fdirs],
                "heldout_deck_names": held,

@@ -129,8 +129,11 @@ def _augment(x, rng: np.random.Generator):
 
 def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int = 12, batch: int = 256,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, val: tuple | None = None,
-                     log: Callable[[str], None] = print, minutes: float | None = None, width: float = 1.5) -> dict:
-    """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary."""
+                     log: Callable[[str], None] = print, minutes: float | None = None, width: float = 1.5,
+                     init: Path | None = None) -> dict:
+    """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary.
+
+    ``init``: the weights (.pt) of an earlier classifier of the same width to continue from."""
     import torch
     import torch.nn as nn
 
@@ -138,6 +141,9 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = build_net(width=width)
+    if init is not None:
+        net.load_state_dict(torch.load(str(init), map_location="cpu"))
+        log(f"classifier: continuing from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(X) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -179,7 +185,8 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     dummy = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(net, dummy, str(out_onnx), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "seconds": round(time.time() - t0)}
+    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "lr": lr, "seconds": round(time.time() - t0),
+            "continued_from": str(init) if init is not None else None}
 
 
 def accuracy(net, X: np.ndarray, Y: np.ndarray) -> float:

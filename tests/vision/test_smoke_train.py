@@ -37,3 +37,16 @@ def test_pipeline_smoke(tmp_path):
     assert det.n_classes == 1 and det.classifier is not None
     res = det(np.full((300, 500, 3), 128, np.uint8), conf=0.0001)
     assert isinstance(res, list)
+    # the classifier alone can be trained on, from its own weights, beside the same stage 1
+    import json
+    before = (out / "smoke.onnx").read_bytes()
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "vision_pipeline.py"), "--smoke", "--classifier-only",
+                        "--work", str(work), "--out", str(out), "--name", "smoke",
+                        "--cls-init", str(out / "smoke_classifier.pt"), "--cls-lr", "0.001"],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "continuing from" in r.stdout
+    metrics = json.loads((out / "smoke.metrics.json").read_text())
+    assert metrics["classifier"]["continued_from"] == str(out / "smoke_classifier.pt")
+    assert metrics["classifier"]["lr"] == 0.001
+    assert (out / "smoke.onnx").read_bytes() == before        # stage 1 untouched
