@@ -457,10 +457,13 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                     flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
                     counts = np.bincount(flat, minlength=HASH)
                     top = np.argpartition(-counts, PER_POSE - 1)[:PER_POSE] if len(cards) > 6 else np.argsort(-counts)[:100]
+                    # each bin's mean translation, from its sums (one pass, not one mask per bin)
+                    sx = np.bincount(flat, weights=t[:, 0], minlength=HASH)
+                    sy = np.bincount(flat, weights=t[:, 1], minlength=HASH)
                     for k in top:
                         if counts[k] < (1 if few else 2):
                             continue
-                        tt = t[flat == k].mean(axis=0)
+                        tt = (sx[k] / counts[k], sy[k] / counts[k])
                         A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                         candidates.append((0.0, int(counts[k]), Pinv @ A, f))
     # Votes are cheap; scoring is not: score only the alignments with the most votes.
