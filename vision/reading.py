@@ -191,9 +191,13 @@ def _pooled_readings(sightings: Sequence[Any]) -> dict[str, float]:
     """label -> the most any of one card's indices gives it (``Sighting.readings``)."""
     out: dict[str, float] = {}
     for s in sightings:
-        for label, p in getattr(s, "readings", ()) or ():
-            out[label] = max(p, out.get(label, 0.0))
+        _keep_likeliest(out, getattr(s, "readings", ()) or ())
     return out
+
+
+def _keep_likeliest(into: dict[str, float], readings: Iterable[tuple[str, float]]) -> None:
+    for label, p in readings:
+        into[label] = max(p, into.get(label, 0.0))
 
 
 def _split_twins(members: list[int], judged: dict, ax: float, ay: float, tol: float, tol_y: float) -> list[list[int]]:
@@ -252,8 +256,7 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
             if keep is lone[b]:        # the anchor is the near (top-left) index
                 keep.anchor = lone[a].anchor
             keep.boxes = lone[a].boxes + lone[b].boxes
-            for label, p in other.readings.items():
-                keep.readings[label] = max(p, keep.readings.get(label, 0.0))
+            _keep_likeliest(keep.readings, other.readings.items())
             gone.add(b if keep is lone[a] else a)
     drop = {id(lone[k]) for k in gone}
     cards[:] = [c for c in cards if id(c) not in drop]

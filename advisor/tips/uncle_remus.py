@@ -24,7 +24,7 @@ the last card was turned up, so the same holds for it.
 """
 from __future__ import annotations
 
-from ..advice import TURN_90, Advice, Context, Danger, Suggestion, TipBook
+from ..advice import TURN_90, Context, Danger, Suggestion, TipBook
 from ..cards import RANK_NAME, SUIT_NAME, SUIT_SYMBOL
 from ..engine import Loc, Move, Slot
 from ..games.uncle_remus import BOOK_SIZE, BOOKS, COLUMN, STOCK, face_down_count, run_length
