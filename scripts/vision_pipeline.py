@@ -152,18 +152,19 @@ def export_onnx(pt: Path, imgsz: int) -> Path:
 
 # ------------------------------------------------------------------ step 4
 def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width: float,
-                     init: Path | None = None, lr: float = 3e-3) -> dict:
+                     init: Path | None = None, lr: float = 3e-3, crop: int = 32) -> dict:
     from vision.classifier_train import extract_crops, train_classifier as fit
     names = work / "names.txt"
     X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
-                         background=0.5, progress=log)
+                         background=0.5, progress=log, size=crop)
     if (work / "train_fonts" / "images").is_dir():
         import numpy as np
         Xf, Yf = extract_crops(work / "train_fonts" / "images", work / "train_fonts" / "labels", names, copies=2,
-                               background=0.5, progress=log)
+                               background=0.5, progress=log, size=crop)
         X, Y = np.concatenate([X, Xf]), np.concatenate([Y, Yf])
     log(f"classifier: {len(X)} training crops")
-    Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False)
+    Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False,
+                           size=crop)
     summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
                   batch=32 if smoke else 256, width=width, init=init, lr=lr)
     summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
@@ -175,8 +176,9 @@ def crop_accuracy(classifier: Path, d: Path, names: Path) -> dict:
     when the box is right)."""
     from vision.classifier import IndexClassifier
     from vision.classifier_train import extract_crops
-    X, Y = extract_crops(d / "images", d / "labels", names, jitter=False)
-    right = int((IndexClassifier(classifier).classify(X).argmax(1) == Y).sum())
+    net = IndexClassifier(classifier)
+    X, Y = extract_crops(d / "images", d / "labels", names, jitter=False, size=net.size)
+    right = int((net.classify(X).argmax(1) == Y).sum())
     return {"crops": int(len(X)), "accuracy": round(right / max(1, len(X)), 4)}
 
 
@@ -250,6 +252,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
     ap.add_argument("--cls-epochs", type=int, default=10, help="index classifier epochs")
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
+    ap.add_argument("--cls-crop", type=int, default=32,
+                    help="index classifier input: crop side in px (an --cls-init net of another crop size still loads)")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="index classifier peak learning rate (one cycle)")
     ap.add_argument("--cls-init", default="",
                     help="continue the index classifier from these weights (.pt of the same width)")
@@ -293,7 +297,8 @@ def main(argv=None) -> int:
         t = time.time()
         metrics["classifier"] = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
                                                  0.5 if a.smoke else a.cls_width,
-                                                 Path(a.cls_init) if a.cls_init else None, a.cls_lr)
+                                                 Path(a.cls_init) if a.cls_init else None, a.cls_lr,
+                                                 a.cls_crop)
         log(f"classifier trained in {time.time() - t:.0f}s")
         metrics["settings_command"] = " ".join(sys.argv)
         return settle_and_evaluate(a, work, out, names, cls_name, scene_scale, metrics)
@@ -349,7 +354,8 @@ def main(argv=None) -> int:
     log("training the index classifier")
     t = time.time()
     cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
-                                   0.5 if a.smoke else a.cls_width, Path(a.cls_init) if a.cls_init else None, a.cls_lr)
+                                   0.5 if a.smoke else a.cls_width, Path(a.cls_init) if a.cls_init else None, a.cls_lr,
+                                                 a.cls_crop)
     log(f"classifier trained in {time.time() - t:.0f}s")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks + [Path(f).name for f in fdirs],
                "heldout_deck_names": held,

@@ -31,8 +31,8 @@ def _iou(a, B: np.ndarray) -> np.ndarray:
 
 def extract_crops(images: Path, labels: Path, names: Path, copies: int = 3, background: float = 0.5,
                   seed: int = 0, jitter: bool = True, limit: int | None = None,
-                  progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N, CROP, CROP, 3) uint8 and class ids (N,) from a YOLO-labelled folder.
+                  progress: Callable[[str], None] | None = None, size: int = CROP) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, size, size, 3) uint8 and class ids (N,) from a YOLO-labelled folder.
 
     ``copies`` jittered crops per box; ``background`` negative squares per box.
     Without ``jitter`` each box gives exactly one centred crop and no negatives
@@ -53,13 +53,13 @@ def extract_crops(images: Path, labels: Path, names: Path, copies: int = 3, back
         boxes = read_yolo_labels(Path(labels) / (f.stem + ".txt"), name_list, W, H)
         if not jitter:
             for lab, b in boxes:
-                X.append(crop_index(img, b))
+                X.append(crop_index(img, b, size))
                 Y.append(index[lab])
             continue
         B = np.array([b for _, b in boxes], np.float32).reshape(-1, 4)
         for lab, b in boxes:
             for _ in range(copies):
-                X.append(crop_index(img, b, shift=tuple(rng.uniform(-0.08, 0.08, 2)),
+                X.append(crop_index(img, b, size, shift=tuple(rng.uniform(-0.08, 0.08, 2)),
                                     scale=float(rng.uniform(0.85, 1.25))))
                 Y.append(index[lab])
         sizes = (B[:, 2:] - B[:, :2]) if len(B) else np.array([[20.0, 45.0]])
@@ -74,13 +74,13 @@ def extract_crops(images: Path, labels: Path, names: Path, copies: int = 3, back
             cand = np.array([x0, y0, x0 + w, y0 + h])
             if len(B) and _iou(cand, B).max() > 0.1:
                 continue
-            X.append(crop_index(img, cand))
+            X.append(crop_index(img, cand, size))
             Y.append(bg)
             want -= 1
         if progress and n % 200 == 0:
             progress(f"crops: {n}/{len(files)} images, {len(X)} crops")
     if not X:
-        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+        return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(X), np.array(Y, np.int64)
 
 
@@ -182,10 +182,10 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     net.eval()
     out_onnx = Path(out_onnx)
     torch.save(net.state_dict(), out_onnx.with_suffix(".pt"))
-    dummy = torch.zeros(1, 3, CROP, CROP)
+    dummy = torch.zeros(1, 3, X.shape[1], X.shape[2])  # the crop size the net was trained at
     torch.onnx.export(net, dummy, str(out_onnx), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "lr": lr, "seconds": round(time.time() - t0),
+    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "crop": int(X.shape[1]), "lr": lr, "seconds": round(time.time() - t0),
             "continued_from": str(init) if init is not None else None}
 
 
