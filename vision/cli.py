@@ -59,7 +59,7 @@ def cmd_detect(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from .evaluate import evaluate_dir
+    from .evaluate import evaluate_dir, summary_lines
 
     if not Path(args.labels).is_dir():
         raise VisionError(f"{args.labels}: not a folder")
@@ -72,9 +72,5 @@ def cmd_eval(args) -> int:
     if args.json:
         print(json.dumps(m, indent=2))
         return 0
-    print(f"images: {m['images']}  boxes: {m['boxes']}  predictions (conf>={m['conf']}): {m['predictions']}")
-    print(f"precision: {m['precision']:.4f}")
-    print(f"recall: {m['recall']:.4f}")
-    print(f"mAP50: {m['map50']:.4f}")
-    print(f"card-identity recall: {m['identity_recall']:.4f}")
+    print("\n".join(summary_lines(m)))
     return 0

@@ -124,24 +124,35 @@ class Metrics:
     boxes: int
     predictions: int
     conf: float
+    # false positives touching no labelled box at all (IoU < APART): on a labelled set that left some
+    # indices out, these are mostly the indices left out, not errors of the detector
+    apart: int = 0
     per_image: list = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items() if k != "per_image"}
 
     def lines(self) -> list[str]:
-        return [f"images: {self.images}  boxes: {self.boxes}  predictions (conf>={self.conf}): {self.predictions}",
-                f"precision: {self.precision:.4f}",
-                f"recall: {self.recall:.4f}",
-                f"mAP50: {self.map50:.4f}",
-                f"card-identity recall: {self.identity_recall:.4f}"]
+        return summary_lines(self.as_dict())
+
+
+def summary_lines(m: dict) -> list[str]:
+    """The printed report of a metrics dict (:meth:`Metrics.as_dict` or :func:`evaluate_dir`)."""
+    apart = m.get("apart", 0)
+    return [f"images: {m['images']}  boxes: {m['boxes']}  predictions (conf>={m['conf']}): {m['predictions']}",
+            f"precision: {m['precision']:.4f}",
+            f"recall: {m['recall']:.4f}",
+            f"mAP50: {m['map50']:.4f}",
+            f"card-identity recall: {m['identity_recall']:.4f}",
+            f"false positives touching no labelled box: {apart}"
+            + (" (many: check whether the labels leave visible indices out)" if apart > 0.02 * m["predictions"] else "")]
 
 
 def compute_metrics(items: list[tuple[list, list[Sighting]]], conf: float = 0.25) -> Metrics:
     """items: [(gt boxes [(label, xyxy)], predictions at low conf)] per image."""
     all_pred: dict[str, list] = {}
     n_gt: dict[str, int] = {}
-    tp_c = fp_c = fn_c = 0
+    tp_c = fp_c = fn_c = apart = 0
     found = present = 0
     n_boxes = n_preds = 0
     per_image = []
@@ -157,6 +168,7 @@ def compute_metrics(items: list[tuple[list, list[Sighting]]], conf: float = 0.25
         pm2, gm2 = match_image(gt, hi)
         tp = sum(1 for _, _, t in pm2 if t)
         tp_c += tp
+        apart += _apart(gt, hi)
         fp_c += len(pm2) - tp
         fn_c += len(gt) - sum(gm2)
         cards = {g[0] for g in gt}
@@ -171,7 +183,21 @@ def compute_metrics(items: list[tuple[list, list[Sighting]]], conf: float = 0.25
         aps.append(average_precision(arr[:, 1], arr[:, 0], n))
     return Metrics(precision=tp_c / max(1, tp_c + fp_c), recall=tp_c / max(1, tp_c + fn_c),
                    map50=float(np.mean(aps)) if aps else 0.0, identity_recall=found / max(1, present),
-                   images=len(items), boxes=n_boxes, predictions=n_preds, conf=conf, per_image=per_image)
+                   images=len(items), boxes=n_boxes, predictions=n_preds, conf=conf, apart=apart,
+                   per_image=per_image)
+
+
+APART = 0.1
+
+
+def _apart(gt: list[tuple[str, tuple]], preds: list[Sighting]) -> int:
+    """Predictions whose box overlaps no ground-truth box by IoU APART or more (whatever its label)."""
+    if not preds:
+        return 0
+    if not gt:
+        return len(preds)
+    iou = iou_matrix(np.array([p.box for p in preds], float), np.array([g[1] for g in gt], float))
+    return int((iou.max(1) < APART).sum())
 
 
 def list_images(folder: str | Path) -> list[Path]:

@@ -195,3 +195,14 @@ def test_metrics_perfect_and_empty():
     # wrong label at the right place: a false positive and a miss
     m = compute_metrics([(gt[:1], [Sighting("10d", gt[0][1], 0.9)])])
     assert m.precision == 0 and m.recall == 0 and m.identity_recall == 0
+
+
+def test_false_positives_far_from_every_label_are_counted_apart():
+    gt = [("10h", (10, 10, 30, 50)), ("Qs", (100, 10, 120, 50))]
+    preds = [Sighting("10h", gt[0][1], 0.9),              # right
+             Sighting("Ks", gt[1][1], 0.9),               # wrong label on a labelled index: not apart
+             Sighting("7c", (400, 300, 420, 340), 0.9),   # nowhere near a label: apart
+             Sighting("7d", (500, 300, 520, 340), 0.1)]   # under the threshold: not counted
+    m = compute_metrics([(gt, preds)], conf=0.5)
+    assert m.apart == 1 and m.precision == pytest.approx(1 / 3)
+    assert any("touching no labelled box: 1" in line for line in m.lines())
