@@ -25,6 +25,12 @@ from .types import VisionError
 
 CROP = 32
 MARGIN = 1.3
+# A crop whose first look is at least this sure keeps it; only the others are
+# asked the three other quarter turns.  On the held-out decks' crops (session-9
+# classifier) pooling all crops gave 84.4% named right, pooling only those under
+# 0.9 the same 84.4% while asking 47% of the crops: the sure ones were 97.5% right
+# already, and the pooled turns rarely overturn them.
+SURE = 0.9
 BACKGROUND = "bg"
 CLASSES = tuple(LABELS) + (BACKGROUND,)
 
@@ -79,17 +85,23 @@ class IndexClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self.pooled(np.stack([crop_index(img, b, self.size) for b in boxes]))
 
-    def pooled(self, crops: np.ndarray) -> np.ndarray:
-        """:meth:`classify` asked of all four quarter turns of each crop, log-probabilities averaged.
+    def pooled(self, crops: np.ndarray, sure: float = SURE) -> np.ndarray:
+        """:meth:`classify` asked of all four quarter turns of each crop whose first look is
+        under ``sure``, log-probabilities averaged (``sure`` above 1: every crop).
 
         The network was trained on crops turned any way round, so each turn is an
-        independent opinion; pooling them costs four passes over 32-px crops and, on
-        synthetic validation, raised mAP50 by 1.6 points (2.2 on the held-out decks)."""
+        independent opinion; pooling all four turns of every crop raised synthetic
+        validation mAP50 by 1.6 points (2.2 on the held-out decks)."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        logp = sum(np.log(self.classify(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) + 1e-6)
-                   for k in range(4))
-        return softmax(logp / 4)
+        first = self.classify(crops)
+        ask = np.nonzero(first.max(1) < sure)[0]
+        if len(ask):
+            logp = np.log(first[ask] + 1e-6) + sum(
+                np.log(self.classify(np.ascontiguousarray(np.rot90(crops[ask], k, axes=(1, 2)))) + 1e-6)
+                for k in (1, 2, 3))
+            first[ask] = softmax(logp / 4)
+        return first
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """Crops already cut by :func:`crop_index` (N, S, S, 3) -> (N, 53) probabilities."""
