@@ -9,8 +9,9 @@ labelled box of every synthetic scene, cropped with jitter and turned by
 quarter turns (a card may lie any way round on the table).
 
 The crop is a square around the box, ``MARGIN`` times its longer side, resized
-to ``CROP`` px.  Training and run time share :func:`crop_index`, so they see
-the same thing.  The last class, ``BACKGROUND``, is "not a corner index": it
+to the network's input size (read from the model at run time: 48 px for the
+committed one; ``CROP`` is the training default, ``--cls-crop`` in the pipeline).
+Training and run time share :func:`crop_index`, so they see the same thing.  The last class, ``BACKGROUND``, is "not a corner index": it
 lets the classifier veto a false detection.
 """
 from __future__ import annotations
