@@ -151,9 +151,10 @@ def export_onnx(pt: Path, imgsz: int) -> Path:
 
 
 # ------------------------------------------------------------------ step 4
-def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width: float,
-                     init: Path | None = None, lr: float = 3e-3, crop: int = 32) -> dict:
+def train_classifier(a, work: Path, out_onnx: Path) -> dict:
+    """The index classifier as the command line asks (``--cls-*``; a smoke run: a narrow net, small batches)."""
     from vision.classifier_train import extract_crops, train_classifier as fit
+    crop, init = a.cls_crop, (Path(a.cls_init) if a.cls_init else None)
     names = work / "names.txt"
     X, Y = extract_crops(work / "train" / "images", work / "train" / "labels", names, copies=2,
                          background=0.5, progress=log, size=crop)
@@ -165,8 +166,8 @@ def train_classifier(work: Path, out_onnx: Path, epochs: int, smoke: bool, width
     log(f"classifier: {len(X)} training crops")
     Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False,
                            size=crop)
-    summary = fit(X, Y, out_onnx, epochs=epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
-                  batch=32 if smoke else 256, width=width, init=init, lr=lr)
+    summary = fit(X, Y, out_onnx, epochs=a.cls_epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
+                  batch=32 if a.smoke else 256, width=0.5 if a.smoke else a.cls_width, init=init, lr=a.cls_lr)
     summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
     return summary
 
@@ -247,6 +248,7 @@ def choose_score(model: Path, val: Path, names: Path) -> dict:
 
 
 def main(argv=None) -> int:
+    from vision.classifier import CROP
     from vision.decks import HELDOUT_DECKS, LABELS, TRAIN_DECKS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=str(ROOT / "data" / "vision"), help="data + runs folder (not committed)")
@@ -261,7 +263,7 @@ def main(argv=None) -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
     ap.add_argument("--cls-epochs", type=int, default=10, help="index classifier epochs")
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
-    ap.add_argument("--cls-crop", type=int, default=32,
+    ap.add_argument("--cls-crop", type=int, default=CROP,
                     help="index classifier input: crop side in px (an --cls-init net of another crop size still loads)")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="index classifier peak learning rate (one cycle)")
     ap.add_argument("--cls-init", default="",
@@ -306,10 +308,7 @@ def main(argv=None) -> int:
         if not (out / f"{a.name}.onnx").is_file():
             raise SystemExit(f"--classifier-only: no stage-1 model {out / (a.name + '.onnx')}")
         t = time.time()
-        metrics["classifier"] = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
-                                                 0.5 if a.smoke else a.cls_width,
-                                                 Path(a.cls_init) if a.cls_init else None, a.cls_lr,
-                                                 a.cls_crop)
+        metrics["classifier"] = train_classifier(a, work, out / f"{cls_name}.onnx")
         log(f"classifier trained in {time.time() - t:.0f}s")
         metrics["settings_command"] = " ".join(sys.argv)
         # kept at once: a run stopped in the settings step can be finished with --settings-only
@@ -366,9 +365,7 @@ def main(argv=None) -> int:
 
     log("training the index classifier")
     t = time.time()
-    cls_summary = train_classifier(work, out / f"{cls_name}.onnx", a.cls_epochs, a.smoke,
-                                   0.5 if a.smoke else a.cls_width, Path(a.cls_init) if a.cls_init else None, a.cls_lr,
-                                                 a.cls_crop)
+    cls_summary = train_classifier(a, work, out / f"{cls_name}.onnx")
     log(f"classifier trained in {time.time() - t:.0f}s")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks + [Path(f).name for f in fdirs],
                "heldout_deck_names": held,

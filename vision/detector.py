@@ -442,7 +442,7 @@ class Detector:
         if not len(B):
             return []
         names = [self.names[int(k)] for k in cand.classes]
-        readings = [()] * len(B)
+        P = None
         if self.classifier is not None:
             P = cand.probabilities
             k = P[:, :-1].argmax(1)
@@ -452,9 +452,10 @@ class Detector:
                 S = self.joint(S, p, P[:, -1])
             else:
                 S = np.where(P[:, -1] > p, 0.0, S * p)  # the classifier says: not a corner index
-            readings = [self.readings(row) for row in P[:, :-1]]
-        result = [Sighting(n, tuple(float(v) for v in b), float(sc), r)
-                  for n, b, sc, r in zip(names, B, S, readings) if sc >= conf]
+        # readings only for the boxes kept: most candidates fall under the threshold
+        result = [Sighting(names[i], tuple(float(v) for v in B[i]), float(S[i]),
+                           self.readings(P[i, :-1]) if P is not None else ())
+                  for i in np.nonzero(S >= conf)[0]]
         result.sort(key=lambda r: -r.conf)
         return result
 
