@@ -168,7 +168,9 @@ def train_classifier(a, work: Path, out_onnx: Path) -> dict:
                            size=crop)
     summary = fit(X, Y, out_onnx, epochs=a.cls_epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
                   batch=32 if a.smoke else 256, width=0.5 if a.smoke else a.cls_width, init=init, lr=a.cls_lr)
-    summary["heldout_crop_accuracy"] = summary["epochs"][-1].get("val_acc")
+    # what run time uses: the quantised net when there is one
+    summary["heldout_crop_accuracy"] = summary.get("val_acc_int8", summary["epochs"][-1].get("val_acc")
+                                                   if summary["epochs"] else None)
     return summary
 
 
@@ -275,9 +277,10 @@ def main(argv=None) -> int:
                     help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
     ap.add_argument("--views", default="turn",
                     help="extra looks stage 1 takes at each photo, comma-separated from turn,mirror,flip ('' for none)")
-    ap.add_argument("--font-images", type=int, default=800,
-                    help="extra training scenes from decks drawn in the system fonts (vision.font_decks), for "
-                         "more index styles; validation and held-out scenes stay Debian artwork (0: none)")
+    ap.add_argument("--font-images", type=int, default=1200,
+                    help="extra training scenes from decks drawn in the system fonts, with font or drawn suit signs "
+                         "(vision.font_decks), for more index styles; validation and held-out scenes stay Debian "
+                         "artwork (0: none)")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -388,7 +391,8 @@ def settle_and_evaluate(a, work: Path, out: Path, names: Path, cls_name: str, sc
         elif not a.smoke:
             settings["index_px"], metrics["index_px_sweep_synthetic_val_map50"] = choose_index_px(
                 onnx_path, work / "val", names)
-            settings_path.write_text(json.dumps(settings, indent=2) + "\n")
+        # on file before the score is fitted: choose_score's detector reads it (the second look)
+        settings_path.write_text(json.dumps(settings, indent=2) + "\n")
         # how the two stages' scores are joined, and the threshold: synthetic validation only
         settings.update(choose_score(onnx_path, work / "val", names))
         settings_path.write_text(json.dumps(settings, indent=2) + "\n")

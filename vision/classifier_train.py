@@ -10,6 +10,8 @@ is never used: a mirrored index is not a card.
 """
 from __future__ import annotations
 
+import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -130,10 +132,11 @@ def _augment(x, rng: np.random.Generator):
 def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int = 12, batch: int = 256,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, val: tuple | None = None,
                      log: Callable[[str], None] = print, minutes: float | None = None, width: float = 1.5,
-                     init: Path | None = None) -> dict:
+                     init: Path | None = None, int8: bool = True) -> dict:
     """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary.
 
-    ``init``: the weights (.pt) of an earlier classifier of the same width to continue from."""
+    ``init``: the weights (.pt) of an earlier classifier of the same width to continue from
+    (with ``epochs`` 0: exported as it is).  ``int8``: the ONNX is quantised (:func:`quantize`)."""
     import torch
     import torch.nn as nn
 
@@ -146,7 +149,7 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
         log(f"classifier: continuing from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * int(np.ceil(len(X) / batch))
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15) if steps else None
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     t0 = time.time()
     step = 0
@@ -183,10 +186,59 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     out_onnx = Path(out_onnx)
     torch.save(net.state_dict(), out_onnx.with_suffix(".pt"))
     dummy = torch.zeros(1, 3, X.shape[1], X.shape[2])  # the crop size the net was trained at
-    torch.onnx.export(net, dummy, str(out_onnx), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    return {"epochs": hist, "train_crops": int(len(X)), "width": width, "crop": int(X.shape[1]), "lr": lr, "seconds": round(time.time() - t0),
-            "continued_from": str(init) if init is not None else None}
+    summary = {"epochs": hist, "train_crops": int(len(X)), "width": width, "crop": int(X.shape[1]), "lr": lr,
+               "seconds": round(time.time() - t0), "continued_from": str(init) if init is not None else None}
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "float.onnx"
+        torch.onnx.export(net, dummy, str(plain), input_names=["crops"], output_names=["logits"],
+                          dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+        if not int8:
+            shutil.copy(plain, out_onnx)
+            return summary
+        quantize(plain, out_onnx, X, seed=seed)
+        if val is not None:
+            summary["val_acc_float"] = hist[-1]["val_acc"] if hist else onnx_accuracy(plain, *val)
+            summary["val_acc_int8"] = onnx_accuracy(out_onnx, *val)
+            log(f"classifier: held-out crops named right, float {summary['val_acc_float']}, "
+                f"int8 {summary['val_acc_int8']}")
+    summary["int8"] = True
+    return summary
+
+
+def quantize(plain: Path, out_onnx: Path, X: np.ndarray, seed: int = 0, calibration: int = 2048) -> None:
+    """``plain`` (float ONNX) -> ``out_onnx`` with int8 weights and activations.
+
+    Static quantisation (onnxruntime, QDQ, per-channel weights), its activation ranges
+    calibrated on ``calibration`` training crops turned as run time may see them.
+    On this 2-core CPU the int8 net names a crop about three times faster than the
+    float one, and named the held-out decks' crops as well (0.833 vs 0.834, session 11):
+    the classifier was most of the detector's time on a layout photo."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(X), min(calibration, len(X)), replace=False)
+    crops = np.stack([np.rot90(X[i], int(rng.integers(4))) for i in pick])
+
+    class Crops(CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter(range(0, len(crops), 128))
+
+        def get_next(self):
+            i = next(self.batches, None)
+            return None if i is None else {"crops": to_input(crops[i:i + 128])}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(plain), str(pre))
+        quantize_static(str(pre), str(out_onnx), Crops(), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
+
+
+def onnx_accuracy(model: Path, X: np.ndarray, Y: np.ndarray) -> float:
+    """One look of an exported classifier at each crop: the fraction named right."""
+    from .classifier import IndexClassifier
+    return round(float((IndexClassifier(model).classify(X).argmax(1) == Y).mean()), 4) if len(X) else 0.0
 
 
 def accuracy(net, X: np.ndarray, Y: np.ndarray) -> float:

@@ -7,7 +7,8 @@ import pytest
 pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
 
 from vision.decks import LABELS  # noqa: E402
-from vision.font_decks import ASPECT, WIDTH, deck_name, draw_deck, font_files, write_font_decks  # noqa: E402
+from vision.font_decks import (ASPECT, WIDTH, deck_name, draw_deck, font_files, suit_sign, suit_style,  # noqa: E402
+                               write_font_decks)
 from vision.synth import Deck  # noqa: E402
 
 
@@ -23,7 +24,8 @@ def test_upright_faces_of_both_families_are_used():
 def test_a_font_deck_loads_with_its_index_in_the_top_left_corner(tmp_path):
     font = next(f for f in font_files() if f.name == "LiberationSerif-Regular.ttf")
     names = write_font_decks(tmp_path, seed=3)
-    assert deck_name(font) in names and len(names) == len(font_files())
+    assert deck_name(font) in names and deck_name(font, drawn=True) in names
+    assert len(names) == 2 * len(font_files())
     deck = Deck.load(tmp_path / deck_name(font))
     assert set(deck.images) == set(LABELS) and len(deck.index_boxes) == 52
     assert deck.size == (WIDTH, int(WIDTH * ASPECT))
@@ -48,3 +50,32 @@ def test_the_far_corner_is_the_near_one_turned_half_round():
     h = card.shape[0]
     near, far = card[: h // 4, : WIDTH // 4], card[h - h // 4:, WIDTH - WIDTH // 4:][::-1, ::-1]
     assert np.abs(near - far).mean() < 8
+
+
+def _mask(patch) -> np.ndarray:
+    return np.array(patch)[..., 3] > 128
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_drawn_suit_signs_are_solid_and_tell_club_from_spade(seed):
+    style = suit_style(np.random.default_rng(seed))
+    signs = {s: _mask(suit_sign(s, 40, (0, 0, 0), style)) for s in "shdc"}
+    for s, m in signs.items():
+        h, w = m.shape
+        assert 38 <= h <= 41 and 0.5 < w / h < 1.1, (s, m.shape)
+        assert m.mean() > 0.35, (s, m.mean())          # a filled sign, not an outline
+    # a diamond is widest in the middle, a heart near its top, a spade near its bottom half
+    widest = {s: int(np.argmax(m.sum(1))) / m.shape[0] for s, m in signs.items()}
+    assert 0.35 < widest["d"] < 0.65 and widest["h"] < 0.4 and widest["s"] > 0.3, widest
+    # club and spade: the same foot, but not the same outline
+    c, s = signs["c"], signs["s"]
+    n = min(c.shape[0], s.shape[0]), min(c.shape[1], s.shape[1])
+    assert (c[:n[0], :n[1]] != s[:n[0], :n[1]]).mean() > 0.08
+
+
+def test_a_drawn_suits_deck_is_inked_like_a_font_deck():
+    cards = draw_deck(font_files()[0], seed=4, drawn_suits=True)
+    assert set(cards) == set(LABELS)
+    corner = cards["7h"][: int(0.2 * WIDTH * ASPECT), : int(0.2 * WIDTH), :3].reshape(-1, 3).astype(int)
+    ink = corner[corner.sum(1) < 450]
+    assert len(ink) and ink[:, 2].mean() > ink[:, 0].mean() + 60
