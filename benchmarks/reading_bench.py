@@ -277,7 +277,11 @@ def table_camera(rng: random.Random, placements, aspect: float, size=(1920, 1080
     dst = np.float32([[-(1 - k), -v], [1 - k, -v], [1 + k * 0.5, v], [-(1 + k * 0.5), v]])
     P = cv2.getPerspectiveTransform(src, dst)
     R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
-    T0 = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], float)
+    # the layout is brought into the unit square the tilt is defined on: in card widths, its far
+    # edge would lie beyond the horizon the perspective puts at a distance of about one unit
+    # (photos with cards behind the camera, and a slant far steeper than the tilt says)
+    u = 1.0 / max((x1 - x0) / 2, (y1 - y0) / 2)
+    T0 = np.array([[u, 0, -cx * u], [0, u, -cy * u], [0, 0, 1]], float)
     H = R @ P @ T0
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
     ph = np.c_[corners, np.ones(4)] @ H.T

@@ -1,0 +1,50 @@
+"""The reading benchmark's camera frames the whole layout in front of it, as a player's photo does."""
+from __future__ import annotations
+
+import math
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import reading_bench as rb  # noqa: E402
+
+ASPECT = 1.45
+
+
+def _project(H, pts):
+    ph = np.c_[pts, np.ones(len(pts))] @ H.T
+    return ph[:, :2] / ph[:, 2:3], ph[:, 2]
+
+
+@pytest.mark.parametrize("game", ["senior-wrangler", "aunty-allis", "kings"])
+@pytest.mark.parametrize("seed", [1000, 1003, 2002, 2004])
+def test_every_card_is_in_front_of_the_camera_and_in_the_frame(game, seed):
+    rng = random.Random(seed)
+    truth = rb.make_state(game, seed, 25)
+    pl = rb.layout_placements(truth, ASPECT, rng)
+    cam = rb.table_camera(rng, pl, ASPECT, tilt_deg=(35.0, 35.0), rotation=15.0)
+    W, H = cam.size
+    corners = np.array([[p.x + dx, p.y + dy] for p in pl for dx in (-0.5, 0.5) for dy in (-ASPECT / 2, ASPECT / 2)])
+    xy, w = _project(cam.H, corners)
+    assert (w > 0).all(), "a card lies behind the camera"
+    assert (xy[:, 0] > -1).all() and (xy[:, 0] < W + 1).all() and (xy[:, 1] > -1).all() and (xy[:, 1] < H + 1).all()
+
+
+def test_the_slant_is_no_steeper_than_the_tilt_allows():
+    # at the steepest tilt (35 degrees) the trapezoid's far edge is at least (1 - k) / (1 + k / 2) of
+    # the near one, k < 1 - sin(35 degrees): a card far away is never under a third of a near one
+    smallest = (1 - (1 - math.sin(math.radians(35)))) / (1 + (1 - math.sin(math.radians(35))) / 2)
+    for seed in range(20):
+        rng = random.Random(seed)
+        truth = rb.make_state("senior-wrangler", seed, 0)
+        pl = rb.layout_placements(truth, ASPECT, rng)
+        cam = rb.table_camera(rng, pl, ASPECT, tilt_deg=(35.0, 35.0), rotation=0.0)
+        widths = []
+        for p in pl:
+            xy, _ = _project(cam.H, np.array([[p.x - 0.5, p.y], [p.x + 0.5, p.y]]))
+            widths.append(np.hypot(*(xy[1] - xy[0])))
+        assert min(widths) / max(widths) > 0.9 * smallest, seed
