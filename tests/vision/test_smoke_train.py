@@ -30,8 +30,8 @@ def test_pipeline_smoke(tmp_path):
     metrics = (out / "smoke.metrics.json").read_text()
     assert '"synthetic_val"' in metrics and '"heldout_decks"' in metrics
     # the classifier ships quantised, with its held-out accuracy before and after
-    import onnx
-    assert "QuantizeLinear" in {n.op_type for n in onnx.load(str(out / "smoke_classifier.onnx")).graph.node}
+    import onnx as onnx_lib
+    assert "QuantizeLinear" in {n.op_type for n in onnx_lib.load(str(out / "smoke_classifier.onnx")).graph.node}
     cls = __import__("json").loads(metrics)["classifier"]
     assert cls["int8"] is True and 0 <= cls["val_acc_int8"] <= 1 and cls["heldout_crop_accuracy"] == cls["val_acc_int8"]
     # the exported model runs in the torch-free detector
