@@ -168,9 +168,9 @@ def train_classifier(a, work: Path, out_onnx: Path) -> dict:
                            size=crop)
     summary = fit(X, Y, out_onnx, epochs=a.cls_epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
                   batch=32 if a.smoke else 256, width=0.5 if a.smoke else a.cls_width, init=init, lr=a.cls_lr)
+    last = summary["epochs"][-1].get("val_acc") if summary["epochs"] else None
     # what run time uses: the quantised net when there is one
-    summary["heldout_crop_accuracy"] = summary.get("val_acc_int8", summary["epochs"][-1].get("val_acc")
-                                                   if summary["epochs"] else None)
+    summary["heldout_crop_accuracy"] = summary.get("val_acc_int8", last)
     return summary
 
 
@@ -178,11 +178,9 @@ def crop_accuracy(classifier: Path, d: Path, names: Path) -> dict:
     """The classifier alone on the ground-truth boxes of a labelled folder (how well it names a card
     when the box is right)."""
     from vision.classifier import IndexClassifier
-    from vision.classifier_train import extract_crops
-    net = IndexClassifier(classifier)
-    X, Y = extract_crops(d / "images", d / "labels", names, jitter=False, size=net.size)
-    right = int((net.classify(X).argmax(1) == Y).sum())
-    return {"crops": int(len(X)), "accuracy": round(right / max(1, len(X)), 4)}
+    from vision.classifier_train import extract_crops, onnx_accuracy
+    X, Y = extract_crops(d / "images", d / "labels", names, jitter=False, size=IndexClassifier(classifier).size)
+    return {"crops": int(len(X)), "accuracy": onnx_accuracy(classifier, X, Y)}
 
 
 # ------------------------------------------------------------------ step 6

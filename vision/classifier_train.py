@@ -187,7 +187,8 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     torch.save(net.state_dict(), out_onnx.with_suffix(".pt"))
     dummy = torch.zeros(1, 3, X.shape[1], X.shape[2])  # the crop size the net was trained at
     summary = {"epochs": hist, "train_crops": int(len(X)), "width": width, "crop": int(X.shape[1]), "lr": lr,
-               "seconds": round(time.time() - t0), "continued_from": str(init) if init is not None else None}
+               "seconds": round(time.time() - t0), "continued_from": str(init) if init is not None else None,
+               "int8": int8}
     with tempfile.TemporaryDirectory() as tmp:
         plain = Path(tmp) / "float.onnx"
         torch.onnx.export(net, dummy, str(plain), input_names=["crops"], output_names=["logits"],
@@ -201,7 +202,6 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
             summary["val_acc_int8"] = onnx_accuracy(out_onnx, *val)
             log(f"classifier: held-out crops named right, float {summary['val_acc_float']}, "
                 f"int8 {summary['val_acc_int8']}")
-    summary["int8"] = True
     return summary
 
 
