@@ -452,23 +452,19 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 th = math.radians(deg)
                 R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
                 t = (qr_vote[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
-                binsz = BIN * s * f
+                u = t / (BIN * s * f)
                 # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
                 # cluster on a bin edge is not split); a hash collision only adds a stray vote.
                 for shift in (0.0, 0.5):
-                    keys = np.floor(t / binsz + shift).astype(np.int64)
+                    keys = np.floor(u + shift).astype(np.int64)
                     flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
                     counts = np.bincount(flat, minlength=HASH)
-                    top = np.argpartition(-counts, PER_POSE - 1)[:PER_POSE] if len(cards) > 6 else np.argsort(-counts)[:100]
-                    # each bin's mean translation, from its sums (one pass, not one mask per bin)
-                    sx = np.bincount(flat, weights=t[:, 0], minlength=HASH)
-                    sy = np.bincount(flat, weights=t[:, 1], minlength=HASH)
-                    for k in top:
-                        if counts[k] < (1 if few else 2):
-                            continue
-                        tt = (sx[k] / counts[k], sy[k] / counts[k])
+                    for k, n in _top_bins(counts, PER_POSE if len(cards) > 6 else 100):
+                        if n < (1 if few else 2):
+                            break
+                        tt = t[flat == k].mean(axis=0)     # the bin's mean translation
                         A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                        candidates.append((0.0, int(counts[k]), Pinv @ A, f))
+                        candidates.append((0.0, n, Pinv @ A, f))
     # Votes are cheap; scoring is not: score only the alignments with the most votes.
     candidates.sort(key=lambda c: -c[1])
     n_scored = VOTED if len(cards) > 6 else 8 * VOTED
@@ -481,14 +477,34 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     by_fit = sorted(candidates, key=lambda c: (-c[0], -c[1]))[:REFINED]
     by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:REFINED // 2]
     refined: list[tuple[float, np.ndarray]] = []
+    tried: set[int] = set()
     for _, _, H in by_fit + by_votes:
-        H = _refine(H, cards, pl, scale, opp)
-        refined.append((_fit_score(H, q, pl), H))
+        if id(H) in tried:           # among the most voted and the best fitting both
+            continue
+        tried.add(id(H))
+        H, fit = _refine(H, cards, pl, scale, opp, [h for _, h in refined])
+        refined.append((fit, H))
     refined.sort(key=lambda c: -c[0])
     return _distinct(refined, pl, scale)
 
 
 REFINED = 12         # alignments refined to a homography
+
+
+def _top_bins(counts: np.ndarray, n: int) -> list[tuple[int, int]]:
+    """The ``n`` fullest bins, fullest first, as (bin, votes); ``counts`` is used up.
+
+    (A few passes of argmax: a partial sort of all the bins, a thousand poses a
+    reading, cost more than the voting itself.)"""
+    out = []
+    for _ in range(min(n, len(counts))):
+        k = int(counts.argmax())
+        v = int(counts[k])
+        if v <= 0:
+            break
+        out.append((k, v))
+        counts[k] = -1
+    return out
 
 
 def _distinct(cands: list[tuple[float, np.ndarray]], pl: Sequence[Place], scale: float) -> list[tuple[float, np.ndarray]]:
@@ -549,7 +565,7 @@ def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
     if ok.any():
         idx = np.where(ok)[0]
         order = idx[np.lexsort((along[idx], owner[idx]))]
-        starts = np.r_[True, owner[order][1:] != owner[order][:-1]]
+        starts = np.concatenate(([True], owner[order][1:] != owner[order][:-1]))
         first[order[starts]] = True
     # A fan that may start face down shows its head only through the deal's (or last photo's) count: a weaker hint.
     r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
@@ -746,41 +762,56 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
 
 
 def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place], max_gap: float | None = None) -> np.ndarray:
-    """Cards whose fan starts at the pile head without a long gap; squared places are always consistent."""
+    """Cards whose fan starts at the pile head without a long gap; squared places are always consistent.
+
+    In an open fan the first card seen may lie as far from the head as one card from the next
+    (indices missed before it). A fan that may hold face-down cards, never seen, shows its first
+    card further along, by up to MAX_HIDDEN places (a longer reach there lets shifted look-alike
+    alignments fit as well as the right one). From the first card that breaks the chain on,
+    the rest of its fan does not fit.
+    """
     max_gap = MAX_GAP if max_gap is None else max_gap
     ok = owner >= 0
-    flen = _Arrays.of(pl).flen
-    fanned = (owner >= 0) & (flen[np.maximum(owner, 0)] > 0)
-    for k in np.unique(owner[fanned]):
-        fan = flen[k]
-        idx = np.where(owner == k)[0]
-        order = idx[np.argsort(along[idx])]
-        prev = 0.0
-        # In an open fan the first card seen may lie as far from the head as one card from the next
-        # (indices missed before it). A fan that may hold face-down cards, never seen, shows its first
-        # card further along, by up to MAX_HIDDEN places (a longer reach there lets shifted look-alike
-        # alignments fit as well as the right one).
-        start = max(0.45, max_gap * fan) if pl[k].area.face == "up" else 0.45 + MAX_HIDDEN * fan
-        for n, c in enumerate(order):
-            gap = along[c] - prev
-            if (n == 0 and along[c] > start) or (n > 0 and gap > max(0.45, max_gap * fan)):
-                ok[order[n:]] = False
-                break
-            prev = along[c]
+    arr = _Arrays.of(pl)
+    own = np.maximum(owner, 0)
+    fanned = np.where(ok & (arr.flen[own] > 0))[0]
+    if not len(fanned):
+        return ok
+    # (runs hundreds of times a reading: every fan at once, in one sort)
+    o = fanned[np.lexsort((along[fanned], owner[fanned]))]
+    k = owner[o]
+    a = along[o]
+    fan = arr.flen[k]
+    head = np.concatenate(([True], k[1:] != k[:-1]))
+    gap_max = np.maximum(0.45, max_gap * fan)
+    start = np.where(arr.open_fan[k], gap_max, 0.45 + MAX_HIDDEN * fan)
+    prev = np.concatenate(([0.0], a[:-1]))
+    broken = np.where(head, a > start, (a - prev) > gap_max)
+    # a break spoils the rest of its fan: count breaks so far, less those of earlier fans
+    seen = np.cumsum(broken)
+    before = np.maximum.accumulate(np.where(head, seen - broken, 0))
+    ok[o[seen - before > 0]] = False
     return ok
 
 
 def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float,
-            opp: np.ndarray = OPPOSITE) -> np.ndarray:
-    """Fit a homography to what is certain, and repeat.
+            opp: np.ndarray = OPPOSITE, known: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, float]:
+    """Fit a homography to what is certain, and repeat; the result and its fit (``_fit_score``).
 
     Two kinds of evidence: pile heads (and single places) matched to the
     nearest card, and each card's own two opposite indices, whose offset on
     the table is the card's shape. The second pins scale and slant even
     where the layout is a single row.
+
+    Many voted alignments are one alignment a little off: once a refit lands
+    where one of the ``known`` (already refined) alignments lies, it would end
+    there too, so that one is taken as it is.
     """
     import cv2
     q = np.array([c.anchor for c in cards], dtype=float)
+    fit = _fit_score(H, q, pl)
+    heads = _Arrays.of(pl).heads
+    known_px = [(_apply(K, heads), K) for K in known]
     for _ in range(REFINE_ROUNDS):
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
@@ -826,11 +857,22 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
                 options.append(np.linalg.inv(G))
         if not options:
             break
-        best = max(options, key=lambda M: _fit_score(M, q, pl))
-        if _fit_score(best, q, pl) < _fit_score(H, q, pl) - 1e-9:
+        score, best = max(((_fit_score(M, q, pl), k) for k, M in enumerate(options)), key=lambda x: x[0])
+        if score < fit - 1e-9:
             break
-        H = best
-    return H
+        # a refit that lands where it started would only repeat itself (RANSAC draws are seeded)
+        settled = np.allclose(options[best], H, rtol=1e-9, atol=1e-9)
+        H, fit = options[best], score
+        if settled:
+            break
+        px = _apply(H, heads)
+        for kpx, K in known_px:
+            if np.isfinite(px).all() and float(np.max(np.linalg.norm(px - kpx, axis=1))) < SAME_ALIGNMENT * scale:
+                return K, _fit_score(K, q, pl)
+    return H, fit
+
+
+SAME_ALIGNMENT = 0.03    # card widths: refits whose pile heads all lie this close end at the same alignment
 
 
 REFINE_ROUNDS = 4
@@ -865,7 +907,7 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -
     else:
         # face-down cards first: as many as the deal (or the last photo) has, unless the card lies far from there
         first = dealt if abs(a[0] - dealt * flen) < 1.5 * flen else max(0, int(round(a[0] / flen)))
-    steps = np.r_[first, first + np.cumsum(np.maximum(1, np.round(gaps / step)))].astype(int)
+    steps = np.concatenate(([first], first + np.cumsum(np.maximum(1, np.round(gaps / step))))).astype(int)
     out = np.empty(n, int)
     out[order] = steps
     return out
@@ -873,7 +915,8 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-    h = np.c_[pts, np.ones(len(pts))] @ H.T
+    # (np.c_ costs more than the product itself, and this runs tens of thousands of times a reading)
+    h = pts @ H[:, :2].T + H[:, 2]
     return h[:, :2] / h[:, 2:3]
 
 
@@ -1452,8 +1495,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         opp = estimate_opposite(sightings, H)
         cards = group_cards(sightings, scale, H, opp)
         q = np.array([c.anchor for c in cards])
-        H2 = _refine(H, cards, pl, scale, opp)
-        if _fit_score(H2, q, pl) >= _fit_score(H, q, pl):
+        H2, fit2 = _refine(H, cards, pl, scale, opp)
+        if fit2 >= _fit_score(H, q, pl):
             H = H2
             opp = estimate_opposite(sightings, H)
             cards = group_cards(sightings, scale, H, opp)
