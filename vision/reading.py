@@ -1246,8 +1246,11 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
     slots = _fan_slots(alongs, step) if flen > 0 and alongs is not None else np.arange(len(seen))
+    first_gap = None
     for n, c in enumerate(seen):
         missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
+        if missing > 0 and first_gap is None:
+            first_gap = len(pile) + 1
         for _ in range(max(0, missing)):
             pile.append(Slot(None, True))
             doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
@@ -1255,6 +1258,12 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         pile.append(Slot(Card.parse(c.label), True))
         conf[(a.name, i, len(pile) - 1)] = c.conf
         _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
+    if first_gap is not None:
+        # The places with no index seen were counted from the fan's spacing, and a
+        # spacing a little off moves every card after them a place: the whole fan is in doubt.
+        doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}: from card {first_gap} on, how many cards lie there "
+                            f"is estimated from the spacing (some indices were not read): check its length",
+                            a.name, i, None, "count"))
     return pile
 
 

@@ -266,6 +266,11 @@ def test_a_missed_index_in_a_fan_leaves_an_unreadable_card_and_a_doubt():
     assert len(pile) == len(truth.areas["column"][4])
     assert pile[5].card is None and pile[5].face_up
     assert any(d.kind == "unreadable" and d.area == "column" and d.pile == 4 and d.index == 5 for d in r.doubts)
+    # the length of the column after the gap is an estimate: the whole column is in doubt, from card 6 on
+    count = [d for d in r.doubts if d.kind == "count" and d.area == "column" and d.pile == 4]
+    assert len(count) == 1 and count[0].index is None and "from card 6 on" in count[0].message
+    # columns read without a gap carry no such doubt
+    assert not [d for d in r.doubts if d.kind == "count" and d.area == "column" and d.pile != 4]
 
 
 def test_a_column_whose_first_two_indices_were_missed_keeps_its_places():
