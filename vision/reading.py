@@ -1496,6 +1496,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     # hide them, and the message would quote its share.
     best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
+    misfit = 0.0      # the best share of an alignment no camera could give
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
     for (_, H), share0 in list(zip(candidates, shares))[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:
         if share0 < best_fit - 0.15 or share0 < 0.5:
@@ -1511,17 +1512,18 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        if _fit_share(H, q, pl, layout) < 0.6 or not _plausible_size(H, sightings):
+        share = _fit_share(H, q, pl, layout)
+        if share < 0.6:
+            continue
+        if not _plausible_size(H, sightings):
+            misfit = max(misfit, share)
             continue
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
         # what the rules found impossible, before or after the repair, counts against an alignment
         problems = sum(1 for d in r.doubts if d.kind in ("impossible", "impossible-read"))
         tried.append((fit - PROBLEM_COST * min(problems, 5), fit, r))
     if not tried:
-        n = len(group_cards(sightings, scale))
-        return Reading(None, sightings=sightings,
-                       message=f"this does not look like {a_or_an(game.name)} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
-                               f"fit its areas. Check the chosen game, and photograph the whole layout.")
+        return Reading(None, sightings=sightings, message=refusal(game.name, len(group_cards(sightings, scale)), best_fit, misfit))
     tried.sort(key=lambda t: -t[0])
     score, fit, reading = tried[0]
     rivals = [r for sc, _, r in tried[1:] if sc > score - AMBIGUITY and _visible(r.state) != _visible(reading.state)]
@@ -1529,6 +1531,23 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         reading.doubts.insert(0, Doubt(f"the cards fit the {game.name} layout in {len(rivals) + 1} positions equally well; "
                                        "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
     return reading
+
+
+def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0) -> str:
+    """Why no state was read from ``n`` cards: ``best_fit`` is the largest share of them any
+    alignment explains; ``misfit`` the largest share one explains that no camera could give."""
+    if misfit:
+        # (saying "only 95% fit" would blame the cards for what is the view's fault)
+        return (f"this does not look like {a_or_an(game_name)} layout: {misfit:.0%} of the {n} cards seen "
+                f"fit its areas only under a view no camera gives (indices far too small or large, or "
+                f"the table stretched). Check the chosen game, and photograph the whole layout from above.")
+    if best_fit >= 0.6:
+        # the alignment that explains most cards fits them loosely, and the tight ones explain too few
+        return (f"could not settle where the {game_name} layout lies in this photo: the cards fit it "
+                f"in several places, none clearly ({best_fit:.0%} of the {n} cards seen at best, loosely). "
+                f"Check the chosen game, and photograph the whole layout from above.")
+    return (f"this does not look like {a_or_an(game_name)} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
+            f"fit its areas. Check the chosen game, and photograph the whole layout.")
 
 
 MAX_ALIGNMENTS = 4

@@ -516,3 +516,14 @@ def test_a_card_missing_from_the_kings_fan_is_a_doubt_in_its_place():
     want[2] = None
     assert read == want
     assert any(d.kind == "unreadable" and d.area == "fan" and d.pile == 2 for d in r.doubts)
+
+
+def test_a_refusal_says_whether_the_cards_or_the_view_do_not_fit():
+    from vision.reading import refusal
+    few = refusal("Kings", 40, 0.42)
+    assert "does not look like a Kings layout" in few and "only 42% of the 40 cards" in few
+    # most cards fit, but only loosely: the message must not say "only 95%"
+    loose = refusal("Uncle Remus", 38, 0.95)
+    assert "could not settle where the Uncle Remus layout lies" in loose and "95% of the 38" in loose and "only" not in loose
+    view = refusal("Senior Wrangler", 50, 0.9, misfit=0.8)
+    assert "80% of the 50 cards" in view and "no camera gives" in view
