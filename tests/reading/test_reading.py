@@ -232,6 +232,28 @@ def test_three_copies_in_a_two_pack_game_are_flagged():
     assert get_game("senior-wrangler").validate(r.state) == []
 
 
+def test_a_card_the_classifier_found_nearly_as_likely_to_be_another_is_a_doubt():
+    from advisor.cards import Card
+    truth = get_game("senior-wrangler").new(8)
+    sights, _ = photo(truth, 8)
+    close = truth.areas["column"][2][4].card                  # covered cards: one index each
+    clear = truth.areas["column"][3][2].card
+    twin_suit = {"s": "c", "c": "s", "h": "d", "d": "h"}
+    rival = lambda c: c.label[:-1] + twin_suit[c.label[-1]]  # noqa: E731
+    for s in sights:
+        if s.label == close.label:
+            s.readings = ((close.label, 0.5), (rival(close), 0.4))
+        elif s.label == clear.label:
+            s.readings = ((clear.label, 0.9), (rival(clear), 0.1))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    may = [d for d in r.doubts if "may be" in d.message]
+    # (both copies of the close card carry the close readings: two-pack game)
+    assert ("column", 2, 4, "low-confidence") in [(d.area, d.pile, d.index, d.kind) for d in may]
+    assert all(r.state.areas[d.area][d.pile][d.index].card.label == close.label for d in may)
+    assert all(Card.parse(rival(close)).pretty in d.message for d in may)
+
+
 def test_a_low_confidence_index_is_a_doubt_at_its_place():
     truth = get_game("senior-wrangler").new(8)
     sights, _ = photo(truth, 8)
