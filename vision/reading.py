@@ -482,7 +482,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         if id(H) in tried:           # among the most voted and the best fitting both
             continue
         tried.add(id(H))
-        H, fit = _refine(H, cards, pl, scale, opp, [h for _, h in refined])
+        H, fit = _refine(H, cards, pl, scale, opp, refined)
         refined.append((fit, H))
     refined.sort(key=lambda c: -c[0])
     return _distinct(refined, pl, scale)
@@ -795,7 +795,7 @@ def _consistent(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place], max_g
 
 
 def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float,
-            opp: np.ndarray = OPPOSITE, known: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, float]:
+            opp: np.ndarray = OPPOSITE, known: Sequence[tuple[float, np.ndarray]] = ()) -> tuple[np.ndarray, float]:
     """Fit a homography to what is certain, and repeat; the result and its fit (``_fit_score``).
 
     Two kinds of evidence: pile heads (and single places) matched to the
@@ -804,14 +804,14 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
     where the layout is a single row.
 
     Many voted alignments are one alignment a little off: once a refit lands
-    where one of the ``known`` (already refined) alignments lies, it would end
-    there too, so that one is taken as it is.
+    where one of the ``known`` (already refined, with their fits) alignments lies,
+    it would end there too, so that one is taken as it is.
     """
     import cv2
     q = np.array([c.anchor for c in cards], dtype=float)
     fit = _fit_score(H, q, pl)
     heads = _Arrays.of(pl).heads
-    known_px = [(_apply(K, heads), K) for K in known]
+    known_px = [(_apply(K, heads), K, kfit) for kfit, K in known]
     for _ in range(REFINE_ROUNDS):
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
@@ -866,9 +866,11 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
         if settled:
             break
         px = _apply(H, heads)
-        for kpx, K in known_px:
-            if np.isfinite(px).all() and float(np.max(np.linalg.norm(px - kpx, axis=1))) < SAME_ALIGNMENT * scale:
-                return K, _fit_score(K, q, pl)
+        if not np.isfinite(px).all():
+            continue
+        for kpx, K, kfit in known_px:
+            if float(np.max(np.linalg.norm(px - kpx, axis=1))) < SAME_ALIGNMENT * scale:
+                return K, kfit
     return H, fit
 
 
