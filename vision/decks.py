@@ -83,8 +83,9 @@ def install_packages() -> None:
     if all(Path(d).is_dir() for d in DECK_DIRS + FONT_DIRS) and shutil.which("rsvg-convert"):
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-q"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-q", *DEBIAN_PACKAGES], check=True, env=env)
+    wait = ["-o", "DPkg::Lock::Timeout=600"]     # another apt run may hold the dpkg lock
+    subprocess.run(["apt-get", *wait, "update", "-q"], check=True, env=env)
+    subprocess.run(["apt-get", *wait, "install", "-y", "-q", *DEBIAN_PACKAGES], check=True, env=env)
 
 
 def _read_svg(path: Path) -> str:

@@ -26,8 +26,11 @@ def ensure_chromium() -> str:
     """Install Debian's chromium if it is missing (CI runs as root on a clean machine)."""
     if not Path(CHROMIUM).exists():
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env, capture_output=True)
+        # another apt run (the vision data step, say) may hold the dpkg lock: wait for it
+        wait = ["-o", "DPkg::Lock::Timeout=600"]
+        for cmd in (["apt-get", *wait, "update", "-qq"], ["apt-get", *wait, "install", "-y", "-qq", "chromium"]):
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            assert done.returncode == 0, f"{' '.join(cmd)} failed: {done.stderr[-2000:]}"
     assert Path(CHROMIUM).exists(), "chromium could not be installed"
     return CHROMIUM
 
