@@ -359,10 +359,10 @@ def run_render(args) -> dict:
                 dt, ddt = time.perf_counter() - t0, None
             else:
                 t0 = time.perf_counter()
-                sights = detect(image)
+                sights, weak = detect(image)
                 ddt = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]))
+                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak)
                 dt = time.perf_counter() - t0
             # (with the detector, an index the render hides may still be read: counted apart only for the oracle)
             unseen = unseen_cards(truth, scene) if detect is None else set()
@@ -388,11 +388,12 @@ def run_fixture(args) -> dict:
                                            tilt_deg=tuple(args.tilt), four_corners=False)
         ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        weak = []
         if detect is None:
             sights = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()]
         else:
-            sights = detect(image)
-        r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]))
+            sights, weak = detect(image)
+        r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]), weak=weak)
         c = compare(truth, r.state, r.doubts)
         read = sum(len(v) for v in visible_piles(r.state).values()) if r.state is not None else 0
         tried.append({"seed": seed, "deck": deck.name, "exact": c["exact"], "wrong": c["wrong"], "cards": read,
@@ -445,7 +446,7 @@ def run_columns(args) -> dict:
         img = cv2.imread(str(img_path))
         H, W = img.shape[:2]
         lab = root / "labels" / (img_path.stem + ".txt")
-        sights = detect(img) if detect else read_yolo(lab, names, (W, H))
+        sights = detect(img)[0] if detect else read_yolo(lab, names, (W, H))
         t0 = time.perf_counter()
         cols = group_columns(sights)
         dt = time.perf_counter() - t0

@@ -1098,7 +1098,8 @@ def _template(game: Game, options: dict) -> State:
 
 
 def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
-            in_view: set[tuple[str, int]]) -> tuple[State, dict, list[Doubt]]:
+            in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None
+            ) -> tuple[State, dict, list[Doubt]]:
     layout = game.layout(options)
     template = previous if previous is not None else _template(game, options)
     doubts: list[Doubt] = []
@@ -1146,7 +1147,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 conf[(a.name, i, len(pile) - 1)] = top.conf
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
-                pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step)
+                pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step,
+                                 (weak or {}).get((a.name, i), []))
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -1218,14 +1220,15 @@ def _alongs(seen: list[SeenCard]) -> np.ndarray | None:
 
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
-              conf: dict, doubts: list[Doubt], step: float) -> list[Slot]:
+              conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = ()) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
-    detector missed, or hidden by something on top), an unreadable card
-    ``?`` is put there and a doubt says so. In a fan that may start with
-    face-down cards, their number is read from where the first face-up card
-    lies, or remembered from the last photo.
+    detector missed, or hidden by something on top), the likeliest weak
+    sighting at that place names the card, as a low-confidence doubt; with
+    none, an unreadable card ``?`` is put there and a doubt says so. In a
+    fan that may start with face-down cards, their number is read from where
+    the first face-up card lies, or remembered from the last photo.
     """
     flen = math.hypot(*a.fan)
     hidden = [s for s in prev_pile if not s.face_up]
@@ -1249,14 +1252,28 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
     slots = _fan_slots(alongs, step) if flen > 0 and alongs is not None else np.arange(len(seen))
     first_gap = None
+    taken: set[int] = set()
     for n, c in enumerate(seen):
         missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
         if missing > 0 and first_gap is None:
             first_gap = len(pile) + 1
-        for _ in range(max(0, missing)):
-            pile.append(Slot(None, True))
-            doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
-                                a.name, i, len(pile) - 1, "unreadable"))
+        for k in range(max(0, missing)):
+            # where the missed card's index should lie: evenly between the two cards seen around it
+            if c.along is None:
+                at = None
+            elif n == 0:
+                at = c.along - (missing - k) * step
+            else:
+                prev = seen[n - 1].along
+                at = None if prev is None else prev + (k + 1) * (c.along - prev) / (missing + 1)
+            guess = _weak_at(weak, at, step, taken)
+            if guess is None:
+                pile.append(Slot(None, True))
+                doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
+                                    a.name, i, len(pile) - 1, "unreadable"))
+                continue
+            pile.append(Slot(Card.parse(guess.label), True))
+            conf[(a.name, i, len(pile) - 1)] = guess.conf     # under the reading threshold: a low-confidence doubt
         pile.append(Slot(Card.parse(c.label), True))
         conf[(a.name, i, len(pile) - 1)] = c.conf
         _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
@@ -1269,30 +1286,88 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     return pile
 
 
+# A weak sighting names a missed fan place only if it lies this close (in fan steps) to where the
+# place's index should be: half a step would let it name the place beside it.
+WEAK_AT = 0.35
+
+
+def _weak_at(weak: Sequence[SeenCard], at: float | None, step: float, taken: set[int]) -> SeenCard | None:
+    """The likeliest weak sighting not used yet whose index lies where a missed fan place's should."""
+    if at is None or step <= 0:
+        return None
+    near = [(c.conf, k) for k, c in enumerate(weak)
+            if k not in taken and c.along is not None and abs(c.along - at) < WEAK_AT * step]
+    if not near:
+        return None
+    k = max(near)[1]
+    taken.add(k)
+    return weak[k]
+
+
+def _weak_apart(strong: Sequence[Any], weak: Sequence[Any]) -> list:
+    """The weak sightings that are not another look at an index already read."""
+    if not weak:
+        return []
+    kept = one_per_place(list(strong) + list(weak))
+    mine = {id(s) for s in weak}
+    return [s for s in kept if id(s) in mine]
+
+
+def fill_gaps(weak: Sequence[Any], layout: Layout, H: np.ndarray, opp: np.ndarray = OPPOSITE
+              ) -> dict[tuple[str, int], list[SeenCard]]:
+    """Weak sightings as cards, by the fanned pile whose line they lie on, with their distance along it.
+
+    They are candidates only: ``_fan_pile`` takes one where the spacing of the cards
+    read says an index was missed, and nowhere else, so a false weak box cannot add a card.
+    """
+    if not weak:
+        return {}
+    pl = [p for p in places(layout) if math.hypot(*p.area.fan) > 0]
+    cards = group_cards(weak, 1.0, H, opp)
+    if not cards or not pl:
+        return {}
+    tab = _apply(np.linalg.inv(H), np.array([c.anchor for c in cards]))
+    cost, along = _place_costs(tab, pl)
+    out: dict[tuple[str, int], list[SeenCard]] = defaultdict(list)
+    for k, c in enumerate(cards):
+        j = int(np.argmin(cost[k]))
+        if np.isfinite(cost[k, j]):
+            c.table, c.along = (float(tab[k][0]), float(tab[k][1])), float(along[k, j])
+            out[(pl[j].area.name, pl[j].pile)].append(c)
+    return out
+
+
+# How much (in log) one fan's step may differ from the photo's. On the real photos of
+# ../shared/real-dev (74 columns of four or more cards, in photos with three or more), a column's
+# median step over the photo's median ranges 0.83-1.27 (5th-95th percentile): 0.1 allows that,
+# where 0.05 read 6-8% of the columns 25-30% looser than the rest with a phantom missed card.
+STEP_SPREAD = 0.1
+
+
 def _fan_slots(along: np.ndarray, step: float) -> np.ndarray:
     """Which fan place (counted from the first card seen) each card seen in one fan holds.
 
-    Each card is put on a grid of the photo's step, the grid refitted to the
-    cards (a line through place and distance along the fan) and the places read
-    again. Judging each card against the whole fan, not against its neighbour,
-    halves the effect of one index box that sits a little off.
+    Each hypothesis is a step for this fan (near the photo's ``step``) and where its
+    grid starts; each card goes to its nearest grid place after the one before. The
+    cost weighs how far the cards sit off their places (``STEP_NOISE``), the missed
+    indices it supposes (``MISSED_COST`` each) and how far the fan's step is from the
+    photo's (``STEP_SPREAD``). A gap one and a half steps wide is thus judged against the
+    whole fan: rounded on its own, it was one step, and every later card a place off.
     """
     rel = along - along[0]
-    n = np.r_[0, np.cumsum(np.maximum(1, np.round((np.diff(rel) - SLACK) / step)))]
-    for _ in range(3):
-        if len(n) >= 3 and n[-1] > 0:
-            s, b = np.polyfit(n, rel, 1)
-            s = float(np.clip(s, 0.8 * step, 1.25 * step))
-        else:
-            s, b = step, 0.0
-        m = np.round((rel - b) / s - SLACK / s)
-        m = m - m[0]
-        for k in range(1, len(m)):      # two cards cannot share a place
-            m[k] = max(m[k], m[k - 1] + 1)
-        if np.array_equal(m, n):
-            break
-        n = m
-    return n.astype(int)
+    if len(rel) < 2:
+        return np.zeros(len(rel), int)
+    sigma = STEP_NOISE * step
+    s = (step * np.linspace(0.7, 1.45, 31))[:, None]                   # hypotheses: step x grid start
+    s, b = np.repeat(s, 7, axis=0), (s * np.linspace(-0.3, 0.3, 7)).reshape(-1, 1)
+    m = np.round((rel[None, :] - b) / s)
+    m = m - m[:, :1]
+    k = np.arange(len(rel))
+    m = np.maximum.accumulate(m - k, axis=1) + k                       # two cards cannot share a place
+    cost = (np.sum((rel[None, :] - b - m * s) ** 2, axis=1) / (2 * sigma ** 2)
+            + MISSED_COST * (m[:, -1] - (len(rel) - 1)) + np.log(s[:, 0] / step) ** 2 / (2 * STEP_SPREAD ** 2))
+    best = m[int(np.argmin(cost))]
+    return best.astype(int)
 
 
 def _photo_step(gaps: np.ndarray, flen: float) -> float:
@@ -1481,7 +1556,8 @@ AMBIGUITY = 0.02     # alignments whose scores differ by less than this are equa
 
 
 def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | None = None,
-                   image_size: tuple[int, int] | None = None, options: dict | None = None) -> Reading:
+                   image_size: tuple[int, int] | None = None, options: dict | None = None,
+                   weak: Sequence[Any] = ()) -> Reading:
     """Rebuild the state of ``game_id`` from sightings (the photo-free half of ``read_layout``).
 
     Several alignments of the layout may fit the cards about equally well
@@ -1489,11 +1565,16 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     read through to a state, and the rules judge: the state the game's
     ``validate`` objects to least wins. When two different states are equally
     good, a doubt says so.
+
+    ``weak`` are sightings below the reading threshold. They never place a
+    card or move the layout; they only name a fan place where the fan's
+    spacing says a card lies but no index was read (see ``fill_gaps``).
     """
     game = get_game(game_id)
     options = game.check_options(options if options is not None else (previous.options if previous else {}))
     layout = game.layout(options)
     sightings = one_per_place(sightings)
+    weak = _weak_apart(sightings, weak)
     if previous is not None and previous.game != game.id:
         return Reading(None, sightings=sightings, message=f"the previous state is a {previous.game} game, not {game.id}")
     if len(sightings) < 2:
@@ -1534,7 +1615,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if not _plausible_size(H, sightings):
             misfit = max(misfit, share)
             continue
-        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp)
+        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak)
         # what the rules found impossible, before or after the repair, counts against an alignment
         problems = sum(1 for d in r.doubts if d.kind in ("impossible", "impossible-read"))
         tried.append((fit - PROBLEM_COST * min(problems, 5), fit, r))
@@ -1615,12 +1696,12 @@ def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
 
 def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
                   previous: State | None, image_size: tuple[int, int] | None, sightings: list,
-                  opp: np.ndarray = OPPOSITE) -> Reading:
+                  opp: np.ndarray = OPPOSITE, weak: Sequence[Any] = ()) -> Reading:
     piles, stray = assign(cards, layout, H, opp)
     stray = assign_growing(stray, layout, piles)
     settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
-    state, conf, doubts = compose(game, options, piles, previous, in_view)
+    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp))
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
     repair(game, state, conf, doubts, previous if previous is not None else _template(game, options))
@@ -1793,12 +1874,18 @@ def load_photo(image: Any) -> np.ndarray:
 READ_CONF = 0.15
 
 
-def sightings_for_reading(img: np.ndarray) -> list:
-    """The detector's sightings of a photo, down to the reading's threshold."""
+# Sightings down to this confidence are kept as weak candidates for fan places where an index was missed.
+WEAK_CONF = 0.03
+
+
+def sightings_for_reading(img: np.ndarray) -> tuple[list, list]:
+    """The detector's sightings of a photo: those at or above the reading's threshold, and the weak ones below it."""
     from . import detect
     from .detector import reading_threshold
     found = reading_threshold()
-    return detect(img, conf=READ_CONF if found is None else found)
+    threshold = READ_CONF if found is None else found
+    every = detect(img, conf=min(WEAK_CONF, threshold))
+    return [s for s in every if s.conf >= threshold], [s for s in every if s.conf < threshold]
 
 
 def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
@@ -1815,7 +1902,7 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
         previous = State.from_json(previous)
     img = load_photo(image)
     try:
-        sightings = sightings_for_reading(img)
+        sightings, weak = sightings_for_reading(img)
     except ImportError as e:
         raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
-    return read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options)
+    return read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options, weak)

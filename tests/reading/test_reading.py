@@ -295,6 +295,38 @@ def test_a_missed_index_in_a_fan_leaves_an_unreadable_card_and_a_doubt():
     assert not [d for d in r.doubts if d.kind == "count" and d.area == "column" and d.pile != 4]
 
 
+def test_a_weak_sighting_names_a_missed_fan_place_as_a_doubt_and_adds_nothing_elsewhere():
+    """An index read only below the reading threshold fills the gap the fan's spacing shows, flagged; it moves nothing."""
+    from dataclasses import replace
+
+    from vision.reading import INDEX_CENTRE
+    g = get_game("senior-wrangler")
+    truth = g.new(9)
+    sights, H = photo(truth, 9)
+    area = g.layout({})["column"]
+    missed = _nearest(sights, H, np.array(area.position(4, 5)) + INDEX_CENTRE)
+    strong = [s for s in sights if s is not missed]
+    weak_here = replace(missed, conf=0.08)
+    # a weak box at a place the strong sightings already read, wrongly named: it must change nothing
+    other = _nearest(sights, H, np.array(area.position(1, 3)) + INDEX_CENTRE)
+    weak_twice = replace(other, label="Kd" if other.label != "Kd" else "Qd", conf=0.1)
+    # a weak box far outside the layout: no card is added for it
+    weak_stray = FakeSighting("Ac", (5, 5, 25, 50), 0.1)
+    r = read_sightings(strong, "senior-wrangler", image_size=SIZE, weak=[weak_here, weak_twice, weak_stray])
+    assert r.state is not None, r.message
+    want = [s.card.label for s in truth.areas["column"][4]]
+    assert [s.card.label if s.card else None for s in r.state.areas["column"][4]] == want
+    assert r.confidences[("column", 4, 5)] == pytest.approx(0.08)
+    # named from a weak sighting: a low-confidence doubt on that card, and the column's length still in doubt
+    assert any(d.kind == "low-confidence" and (d.area, d.pile, d.index) == ("column", 4, 5) for d in r.doubts)
+    assert not any(d.kind == "unreadable" and d.pile == 4 for d in r.doubts)
+    assert any(d.kind == "count" and d.pile == 4 for d in r.doubts)
+    assert visible_equal(truth, r.state) == []
+    # without the weak sightings the place is unreadable, as before
+    r0 = read_sightings(strong, "senior-wrangler", image_size=SIZE)
+    assert r0.state.areas["column"][4][5].card is None
+
+
 def test_a_column_whose_first_two_indices_were_missed_keeps_its_places():
     """Two indices missed at a column's head: the column is read from its head, the two as unreadable."""
     from vision.reading import INDEX_CENTRE

@@ -32,6 +32,25 @@ def test_fan_places_of_noisy_indices_match_where_the_cards_lay():
     assert _places(FAR_COLUMN_5) == [0, 2, 3, 4, 6, 7, 8, 9, 10]
 
 
+# A third fan (Seven and Six seed 3001, kde-jolly-royal, near column 2): six face-up cards, the
+# second showed no index; the photo's step over all fans was 0.263. The gap it leaves is only
+# 1.7 steps wide, and the cards after it sit tight.
+NEAR_COLUMN_2 = [1.081, 1.532, 1.848, 2.042, 2.416]
+
+
+def test_a_narrow_gap_is_judged_against_the_whole_fan():
+    assert _fan_slots(np.array(NEAR_COLUMN_2), 0.263).tolist() == [0, 2, 3, 4, 5]
+
+
+def test_a_column_fanned_looser_or_tighter_than_the_others_gets_no_phantom_gaps():
+    # real photos: a column's step is 0.83-1.27 times the photo's (5th-95th percentile)
+    rng = np.random.default_rng(1)
+    for looser in (0.8, 0.9, 1.15, 1.3):
+        for n in (3, 6, 12):
+            along = np.arange(n) * 0.3 * looser + rng.normal(0, 0.02, n)
+            assert _fan_slots(along, 0.3).tolist() == list(range(n)), (looser, n)
+
+
 def test_the_photo_step_does_not_shrink_to_explain_noise_with_missed_indices():
     # A step of 0.18 would fit these gaps closely, at the price of four missed indices.
     gaps = np.diff([0.56, 0.92, 1.22, 1.44, 1.81, 1.98, 2.32, 2.73])
