@@ -1259,13 +1259,11 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
             first_gap = len(pile) + 1
         for k in range(max(0, missing)):
             # where the missed card's index should lie: evenly between the two cards seen around it
-            if c.along is None:
-                at = None
-            elif n == 0:
+            # (places are only missed where every card seen has its place along the fan)
+            if n == 0:
                 at = c.along - (missing - k) * step
             else:
-                prev = seen[n - 1].along
-                at = None if prev is None else prev + (k + 1) * (c.along - prev) / (missing + 1)
+                at = seen[n - 1].along + (k + 1) * (c.along - seen[n - 1].along) / (missing + 1)
             guess = _weak_at(weak, at, step, taken)
             if guess is None:
                 pile.append(Slot(None, True))
@@ -1291,10 +1289,8 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
 WEAK_AT = 0.35
 
 
-def _weak_at(weak: Sequence[SeenCard], at: float | None, step: float, taken: set[int]) -> SeenCard | None:
+def _weak_at(weak: Sequence[SeenCard], at: float, step: float, taken: set[int]) -> SeenCard | None:
     """The likeliest weak sighting not used yet whose index lies where a missed fan place's should."""
-    if at is None or step <= 0:
-        return None
     near = [(c.conf, k) for k, c in enumerate(weak)
             if k not in taken and c.along is not None and abs(c.along - at) < WEAK_AT * step]
     if not near:
@@ -1358,8 +1354,9 @@ def _fan_slots(along: np.ndarray, step: float) -> np.ndarray:
     if len(rel) < 2:
         return np.zeros(len(rel), int)
     sigma = STEP_NOISE * step
-    s = (step * np.linspace(0.7, 1.45, 31))[:, None]                   # hypotheses: step x grid start
-    s, b = np.repeat(s, 7, axis=0), (s * np.linspace(-0.3, 0.3, 7)).reshape(-1, 1)
+    steps = step * np.linspace(0.7, 1.45, 31)                          # hypotheses: each step with each grid start
+    s = np.repeat(steps, 7)[:, None]
+    b = (steps[:, None] * np.linspace(-0.3, 0.3, 7)).reshape(-1, 1)
     m = np.round((rel[None, :] - b) / s)
     m = m - m[:, :1]
     k = np.arange(len(rel))
