@@ -60,6 +60,7 @@ class SeenCard:
     others: list[str] = field(default_factory=list)   # other labels read on the same card (a misread index)
     readings: dict[str, float] = field(default_factory=dict)   # label -> how likely its indices say it (Sighting.readings)
     first_read: str | None = None              # the label first read, when the rules made the reader take another
+    crowd: int = 0                             # copies of its label first read in the layout, when more than the packs hold
 
 
 @dataclass
@@ -1166,6 +1167,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
             card = Card(*face)
             for _, a, i, j in lst[limit.get(face, 0):]:
                 areas[a][i][j] = Slot(None, True)
+                # its "kept, but check it" doubt no longer holds: this copy is not kept
+                doubts[:] = [d for d in doubts if (d.kind, d.area, d.pile, d.index) != ("too-many-copies", a, i, j)]
                 doubts.append(Doubt(f"{count_word(len(lst))} {card.pretty} seen in a {count_word(game.packs)}-pack game: "
                                     f"{a} {i + 1}, card {j + 1} is the least certain and is marked unreadable",
                                     a, i, j, "too-many-copies"))
@@ -1413,6 +1416,10 @@ def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) 
         first, now = Card.parse(c.first_read).pretty, Card.parse(c.label).pretty
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: first read as {first}, but that is one {first} "
                             f"more than the packs hold; read as {now}, the next likeliest: check it", area, i, j, "relabelled"))
+    if c.crowd and not c.first_read:
+        doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: {count_word(c.crowd)} {Card.parse(c.label).pretty} "
+                            f"were read, more than the packs hold; this one was kept, but any of them may be the misread one: check it",
+                            area, i, j, "too-many-copies"))
     if c.others:
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: its two indices read differently "
                             f"({', '.join(Card.parse(x).pretty for x in [c.label, *c.others])}); kept {Card.parse(c.label).pretty}",
@@ -1664,10 +1671,16 @@ def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
     classifier's log-probability) among labels the layout still has room for; repeated until
     every count fits or no such label is left (``compose`` then blanks the least sure extras).
     Cards whose indices carry no ``readings`` are never changed. Returns the cards changed; each
-    remembers its first reading in ``first_read``.
+    remembers its first reading in ``first_read``. Every card that keeps an over-counted label
+    remembers how many copies were first read (``crowd``): the classifier's cheapest change is
+    not always the misread copy, so the copies kept are doubtful too.
     """
     count = Counter(c.label for c in cards)
+    first = Counter(count)
     changed: list[SeenCard] = []
+    for c in cards:
+        if first[c.label] > limit.get(c.label, 0):
+            c.crowd = first[c.label]
     while True:
         over = {label for label, n in count.items() if n > limit.get(label, 0)}
         best = None
@@ -1686,6 +1699,7 @@ def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
         count[c.label] -= 1
         count[label] += 1
         c.first_read = c.first_read or c.label
+        c.crowd = 0
         c.label = label
         c.conf *= min(1.0, ratio)
         changed.append(c)

@@ -64,7 +64,40 @@ def test_a_copy_too_many_is_read_as_its_next_likeliest_label():
     assert _visible(r.state) == _visible(truth)
     relabelled = [d for d in r.doubts if d.kind == "relabelled"]
     assert len(relabelled) == 2 and all("6♠" in d.message and "6♣" in d.message for d in relabelled)
-    assert not [d for d in r.doubts if d.kind == "too-many-copies"]
+    # the two 6♠ kept are doubtful too: any of the four could have been the misread pair
+    kept = [d for d in r.doubts if d.kind == "too-many-copies"]
+    places = {(d.area, d.pile, d.index) for d in kept}
+    six_spades = {(a, i, j) for a, ps in r.state.areas.items() for i, p in enumerate(ps)
+                  for j, s in enumerate(p) if s.card is not None and s.card.label == "6s"}
+    assert places == six_spades and len(kept) == 2
+    assert all("four 6♠" in d.message and "kept" in d.message for d in kept)
+
+
+def test_when_the_cheapest_change_is_the_wrong_copy_the_misread_copy_kept_is_still_flagged():
+    # One 6♣ read as 6♠ with no doubt in the classifier, while a real 6♠ was read unsurely:
+    # the rules change the unsure (right) card, so the misread one must still carry a doubt.
+    truth = get_game("senior-wrangler").new(11)
+    sights, seen_6c, seen_6s = [], 0, 0
+    for s in _photo(truth, 11):
+        if s.label == "6c" and seen_6c == 0:
+            seen_6c += 1
+            sights.append(Sighting("6s", s.box, 0.95, (("6s", 0.97),)))
+        elif s.label == "6s" and seen_6s == 0:
+            seen_6s += 1
+            sights.append(Sighting("6s", s.box, 0.6, (("6s", 0.55), ("6c", 0.4))))
+        else:
+            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    got, want = _visible(r.state), _visible(truth)
+    wrong = {(a, i, j) for a in want for i, p in enumerate(want[a]) for j, label in enumerate(p)
+             if got[a][i][j] != label}
+    assert wrong, "the test needs the rules to pick the wrong copy"
+    flagged = {(d.area, d.pile, d.index) for d in r.doubts}
+    assert wrong <= flagged
+    misread = {(a, i, j) for a, i, j in wrong if want[a][i][j] == "6c" and got[a][i][j] == "6s"}
+    assert misread and all(any(d.kind == "too-many-copies" and (d.area, d.pile, d.index) == w for d in r.doubts)
+                           for w in misread)
 
 
 def test_settling_copies_moves_the_cheapest_copy_and_only_into_room():
