@@ -8,7 +8,7 @@ import numpy as np
 
 from advisor.engine import get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, _fan_slots, _photo_step, estimate_opposite, group_cards, read_sightings
+from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _fan_slots, _photo_step, estimate_opposite, group_cards, read_sightings
 
 SIZE = (1920, 1080)
 
@@ -49,6 +49,22 @@ def test_a_column_fanned_looser_or_tighter_than_the_others_gets_no_phantom_gaps(
         for n in (3, 6, 12):
             along = np.arange(n) * 0.3 * looser + rng.normal(0, 0.02, n)
             assert _fan_slots(along, 0.3).tolist() == list(range(n)), (looser, n)
+
+
+# Uncle Remus seed 3005 (kde-jolly-royal), column 7, on the table after registration: six cards lay
+# there, one index was not read, and the cards after the gap sit tight, so the spacing alone fits
+# five cards in a slightly looser fan as well as six. The photo's step was 0.285.
+UR_COLUMN_7 = [0.41, 0.722, 0.933, 1.411, 1.64]
+
+
+def test_a_fan_whose_spacing_fits_another_length_about_as_well_is_in_doubt():
+    _, margin = _fan_fit(np.array(UR_COLUMN_7), 0.285)
+    assert margin < LENGTH_MARGIN
+    # fans whose length the spacing settles: none missed, one missed with a clear gap, an even fan
+    for along in (NEAR_COLUMN_3, FAR_COLUMN_4):
+        along = np.array(along)
+        assert _fan_fit(along, _photo_step(np.diff(along), 0.3))[1] >= LENGTH_MARGIN
+    assert _fan_fit(np.arange(8) * 0.3, 0.3)[1] >= LENGTH_MARGIN
 
 
 def test_the_photo_step_does_not_shrink_to_explain_noise_with_missed_indices():
