@@ -1439,9 +1439,11 @@ def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) 
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: {count_word(c.crowd)} {Card.parse(c.label).pretty} "
                             f"were read, more than the packs hold; this one was kept, but any of them may be the misread one: check it",
                             area, i, j, "too-many-copies"))
-    if c.others:
+    # after a relabel the other index may agree with the card's new name: no conflict is left then
+    others = [x for x in c.others if x != c.label]
+    if others:
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: its two indices read differently "
-                            f"({', '.join(Card.parse(x).pretty for x in [c.label, *c.others])}); kept {Card.parse(c.label).pretty}",
+                            f"({', '.join(Card.parse(x).pretty for x in [c.label, *others])}); kept {Card.parse(c.label).pretty}",
                             area, i, j, "conflict"))
 
 

@@ -155,3 +155,18 @@ def test_a_four_corner_decks_top_right_index_misread_is_not_an_extra_card():
     assert r.state is not None, r.message
     assert _visible(r.state) == _visible(truth)
     assert [d for d in r.doubts if d.kind == "conflict" and d.pile == 2 and d.index == 4]
+
+
+def test_a_relabel_that_its_other_index_agrees_with_leaves_no_conflict():
+    from vision.reading import Doubt, _misread_doubt
+    # first read 5♠ (one copy too many), its other index said 5♣, and the rules read it as 5♣
+    c = SeenCard("5c", (0.0, 0.0), 0.5, others=["5c"], readings={"5s": 0.6, "5c": 0.35}, first_read="5s")
+    doubts: list[Doubt] = []
+    _misread_doubt("column", 1, 2, c, doubts)
+    assert [d.kind for d in doubts] == ["relabelled"]
+    # an index that still disagrees is a conflict, named once
+    c.others = ["5c", "6c"]
+    doubts = []
+    _misread_doubt("column", 1, 2, c, doubts)
+    conflict = [d for d in doubts if d.kind == "conflict"]
+    assert len(conflict) == 1 and "(5♣, 6♣)" in conflict[0].message
