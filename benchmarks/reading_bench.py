@@ -219,19 +219,30 @@ def run_fake(args) -> dict:
 
 # -------------------------------------------------------------- (b) render
 
-def layout_placements(state: State, aspect: float, rng: random.Random, jitter: float = 0.02):
-    """Cards of the state as the game's layout places them: Area.position is each card's top-left corner."""
+def layout_placements(state: State, aspect: float, rng: random.Random, jitter: float = 0.02,
+                      fan_spread: float = 0.0, fan_rng: random.Random | None = None):
+    """Cards of the state as the game's layout places them: Area.position is each card's top-left corner.
+
+    ``fan_spread``: each fanned pile gets its own step, the layout's times exp(N(0, fan_spread)), drawn
+    from ``fan_rng`` (so that the other draws, and the camera, stay those of a render without it).
+    A player fans some columns looser than others: on the real photos of ../shared/real-dev a column's
+    step is 0.83-1.27 times its photo's (5th-95th percentile), about what 0.1 gives.
+    """
     from vision.synth import Placement
     game = get_game(state.game)
     layout = game.layout(state.options)
+    fan_rng = fan_rng or random.Random(0)
     out = []
     for a in layout.areas:
         if not a.on_table:
             continue
         for i, p in enumerate(state.areas.get(a.name, [])):
             squared = a.fan == (0.0, 0.0)
+            loose = math.exp(fan_rng.gauss(0, fan_spread)) if fan_spread and not squared else 1.0
+            x0, y0 = a.position(i, 0)
             for j, s in enumerate(p):
                 x, y = a.position(i, 0 if squared else j)
+                x, y = x0 + (x - x0) * loose, y0 + (y - y0) * loose
                 label = s.card.label if s.card is not None else "As"
                 copy = max(0, (s.card.copy if s.card is not None else 1) - 1)
                 out.append(Placement(label, x + 0.5 + rng.gauss(0, jitter), y + aspect / 2 + rng.gauss(0, jitter),
@@ -317,15 +328,16 @@ def decks_and_detector(args):
 
 
 def render_layout(gid: str, seed: int, deck, moves: int = 0, rotation: float = 15.0,
-                  tilt_deg=(35.0, 90.0), four_corners: bool | None = None):
+                  tilt_deg=(35.0, 90.0), four_corners: bool | None = None, fan_spread: float = 0.0):
     """A seeded deal (``moves`` random moves in), laid out as its game says and photographed.
 
-    Returns (truth, scene, camera, numpy rng).  ``four_corners=None`` draws it (30 % of layouts)."""
+    Returns (truth, scene, camera, numpy rng).  ``four_corners=None`` draws it (30 % of layouts).
+    ``fan_spread``: see ``layout_placements``."""
     from vision.synth import render_scene
     rng = random.Random(seed * 104729 + 7)
     nrng = np.random.default_rng(seed)
     truth = make_state(gid, seed, moves)
-    pl = layout_placements(truth, deck.aspect, rng)
+    pl = layout_placements(truth, deck.aspect, rng, fan_spread=fan_spread, fan_rng=random.Random(seed * 7919 + 3))
     cam = table_camera(rng, pl, deck.aspect, tilt_deg=tilt_deg, rotation=rotation)
     if four_corners is None:
         four_corners = rng.random() < 0.3
@@ -347,7 +359,8 @@ def run_render(args) -> dict:
         for n in range(args.layouts):
             seed = args.seed + n
             deck = decks[n % len(decks)]
-            truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation)
+            truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
+                                                    fan_spread=args.fan_spread)
             image = jpeg(scene.image, nrng, 70, 95)
             if save and n < args.save_count:
                 cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)
@@ -489,6 +502,9 @@ def main(argv=None) -> int:
         p.add_argument("--seed", type=int, default=1000)
         p.add_argument("--moves", type=int, default=25, help="random legal moves after the deal: 0..this many")
         p.add_argument("--rotation", type=float, default=15.0, help="camera turned up to this many degrees")
+        if name == "render":
+            p.add_argument("--fan-spread", type=float, default=0.0,
+                           help="each fanned pile's step varies by this much (log sd; 0.1 is about what real photos show)")
         p.add_argument("--out")
     fake = sub.choices["fake"]
     fake.add_argument("--tilt", type=float, default=0.4, help="far edge up to this share narrower")

@@ -48,3 +48,27 @@ def test_the_slant_is_no_steeper_than_the_tilt_allows():
             xy, _ = _project(cam.H, np.array([[p.x - 0.5, p.y], [p.x + 0.5, p.y]]))
             widths.append(np.hypot(*(xy[1] - xy[0])))
         assert min(widths) / max(widths) > 0.9 * smallest, seed
+
+
+def test_each_fanned_pile_can_get_its_own_step_without_moving_anything_else():
+    truth = rb.make_state("seven-and-six", 1001, 25)
+    plain = rb.layout_placements(truth, ASPECT, random.Random(1))
+    assert plain == rb.layout_placements(truth, ASPECT, random.Random(1), fan_spread=0.0)
+    spread = rb.layout_placements(truth, ASPECT, random.Random(1), fan_spread=0.1, fan_rng=random.Random(5))
+    keys = rb.placement_keys(truth)
+    game = rb.get_game("seven-and-six")
+    fans = {a.name: a.fan for a in game.layout(truth.options).areas}
+    looseness = {}
+    for (area, pile, j), a, b in zip(keys, plain, spread):
+        # a card j places down a fan moves (loose - 1) * j fan steps along it; the head stays put
+        moved = np.array([b.x - a.x, b.y - a.y])
+        if j == 0 or fans[area] == (0.0, 0.0):
+            assert np.allclose(moved, 0.0)
+            continue
+        loose = 1 + moved @ np.array(fans[area]) / (j * np.dot(fans[area], fans[area]))
+        assert np.allclose(moved, (loose - 1) * j * np.array(fans[area]), atol=1e-9)
+        looseness.setdefault((area, pile), []).append(loose)
+    per_pile = [v[0] for v in looseness.values()]
+    assert all(np.allclose(v, v[0]) for v in looseness.values())      # one step per pile
+    assert len(set(np.round(per_pile, 6))) == len(per_pile)            # piles differ
+    assert 0.7 < min(per_pile) and max(per_pile) < 1.4
