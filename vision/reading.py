@@ -1355,7 +1355,6 @@ def _fan_fit(along: np.ndarray, step: float) -> tuple[np.ndarray, float]:
     """Which fan place (counted from the first card seen) each card seen in one fan holds,
     and how much worse the best fit with another number of missed places is (in log-odds).
 
-
     Each hypothesis is a step for this fan (near the photo's ``step``) and where its
     grid starts; each card goes to its nearest grid place after the one before. The
     cost weighs how far the cards sit off their places (``STEP_NOISE``), the missed
