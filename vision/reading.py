@@ -1615,11 +1615,18 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
     # An alignment no camera could give must not raise the bar the others are judged by: it would
     # hide them, and the message would quote its share.
+    # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
+    limit = MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS
+    if max(shares, default=0.0) < 0.5:
+        # The first grouping is judged in pixels. Seen steeply, a four-corner deck's far indices can
+        # stay apart from their cards, so most cards count twice and fit nowhere; before refusing
+        # the photo, judge the best alignments again with the cards grouped on their table plane.
+        shares = [max(share, _table_share(sightings, scale, H, pl, layout)) if k < limit else share
+                  for k, (share, (_, H)) in enumerate(zip(shares, candidates))]
     best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
-    # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
-    for (_, H), share0 in list(zip(candidates, shares))[:MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS]:
+    for (_, H), share0 in list(zip(candidates, shares))[:limit]:
         if share0 < best_fit - 0.15 or share0 < 0.5:
             continue
         # Again, on the table plane now that it is known, with this deck's corner offsets.
@@ -1652,6 +1659,15 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         reading.doubts.insert(0, Doubt(f"the cards fit the {game.name} layout in {len(rivals) + 1} positions equally well; "
                                        "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
     return reading
+
+
+def _table_share(sightings: Sequence[Any], scale: float, H: np.ndarray, pl: Sequence[Place], layout: Layout) -> float:
+    """The share of cards an alignment explains, with the cards grouped on its table plane."""
+    try:
+        cards = group_cards(sightings, scale, H, estimate_opposite(sightings, H))
+    except np.linalg.LinAlgError:
+        return 0.0
+    return _fit_share(H, np.array([c.anchor for c in cards]), pl, layout) if cards else 0.0
 
 
 def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0) -> str:
