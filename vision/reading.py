@@ -1613,8 +1613,6 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])
     shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
-    # An alignment no camera could give must not raise the bar the others are judged by: it would
-    # hide them, and the message would quote its share.
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
     limit = MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS
     if max(shares, default=0.0) < 0.5:
@@ -1623,6 +1621,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # the photo, judge the best alignments again with the cards grouped on their table plane.
         shares = [max(share, _table_share(sightings, scale, H, pl, layout)) if k < limit else share
                   for k, (share, (_, H)) in enumerate(zip(shares, candidates))]
+    # An alignment no camera could give must not raise the bar the others are judged by: it would
+    # hide them, and the message would quote its share.
     best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
