@@ -1346,11 +1346,6 @@ def fill_gaps(weak: Sequence[Any], layout: Layout, H: np.ndarray, opp: np.ndarra
 STEP_SPREAD = 0.1
 
 
-def _fan_slots(along: np.ndarray, step: float) -> np.ndarray:
-    """Which fan place (counted from the first card seen) each card seen in one fan holds (see ``_fan_fit``)."""
-    return _fan_fit(along, step)[0]
-
-
 def _fan_fit(along: np.ndarray, step: float) -> tuple[np.ndarray, float]:
     """Which fan place (counted from the first card seen) each card seen in one fan holds,
     and how much worse the best fit with another number of missed places is (in log-odds).

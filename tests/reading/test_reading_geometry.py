@@ -8,7 +8,7 @@ import numpy as np
 
 from advisor.engine import get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _fan_slots, _photo_step, estimate_opposite, group_cards, read_sightings
+from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _photo_step, estimate_opposite, group_cards, read_sightings
 
 SIZE = (1920, 1080)
 
@@ -23,7 +23,7 @@ FAR_COLUMN_5 = [0.54, 1.21, 1.53, 1.77, 2.33, 2.76, 2.99, 3.33, 3.63]  # eleven 
 
 def _places(along):
     along = np.array(along)
-    return _fan_slots(along, _photo_step(np.diff(along), 0.3)).tolist()
+    return _fan_fit(along, _photo_step(np.diff(along), 0.3))[0].tolist()
 
 
 def test_fan_places_of_noisy_indices_match_where_the_cards_lay():
@@ -39,7 +39,7 @@ NEAR_COLUMN_2 = [1.081, 1.532, 1.848, 2.042, 2.416]
 
 
 def test_a_narrow_gap_is_judged_against_the_whole_fan():
-    assert _fan_slots(np.array(NEAR_COLUMN_2), 0.263).tolist() == [0, 2, 3, 4, 5]
+    assert _fan_fit(np.array(NEAR_COLUMN_2), 0.263)[0].tolist() == [0, 2, 3, 4, 5]
 
 
 def test_a_column_fanned_looser_or_tighter_than_the_others_gets_no_phantom_gaps():
@@ -48,7 +48,7 @@ def test_a_column_fanned_looser_or_tighter_than_the_others_gets_no_phantom_gaps(
     for looser in (0.8, 0.9, 1.15, 1.3):
         for n in (3, 6, 12):
             along = np.arange(n) * 0.3 * looser + rng.normal(0, 0.02, n)
-            assert _fan_slots(along, 0.3).tolist() == list(range(n)), (looser, n)
+            assert _fan_fit(along, 0.3)[0].tolist() == list(range(n)), (looser, n)
 
 
 # Uncle Remus seed 3005 (kde-jolly-royal), column 7, on the table after registration: six cards lay
