@@ -189,3 +189,20 @@ def test_a_steep_photo_of_a_four_corner_deck_is_read_not_refused():
     assert len(right) >= 2 * len(places) / 3
     # the columns' keys and piles are where the deal put them
     assert got["key"] == want["key"]
+
+
+def test_columns_fanned_at_different_steps_are_not_read_a_step_along():
+    # Each Uncle Remus column here has its own fan step. An alignment two fan steps down the columns
+    # fits the cards about as well as the right one (0.832 against 0.831), but it has every column
+    # start with face-up cards whose indices were all missed. The reader prefers the state that
+    # supposes fewer missed indices. (Before, 51 cards were read wrong.)
+    import json
+    from pathlib import Path
+    from advisor.engine import State
+    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "uncle-remus-uneven-fans-sightings.json").read_text())
+    sights = [Sighting(label, tuple(box), 0.99) for label, box in fx["sightings"]]
+    r = read_sightings(sights, "uncle-remus", image_size=tuple(fx["image_size"]))
+    assert r.state is not None, r.message
+    truth = State.from_json(fx["truth"])
+    assert _visible(r.state) == _visible(truth)
+    assert not [d for d in r.doubts if d.kind == "unreadable"]
