@@ -1099,8 +1099,12 @@ def _template(game: Game, options: dict) -> State:
 
 
 def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
-            in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None
-            ) -> tuple[State, dict, list[Doubt]]:
+            in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None,
+            readings: dict | None = None) -> tuple[State, dict, list[Doubt]]:
+    """The state the cards seen make, with a confidence for each card read and the doubts.
+
+    ``readings``, when given, is filled like the confidences: place -> the classifier's
+    likely labels for the card read there (see ``repair``)."""
     layout = game.layout(options)
     template = previous if previous is not None else _template(game, options)
     doubts: list[Doubt] = []
@@ -1146,10 +1150,12 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                     doubts.append(Doubt(f"{a.name} {i + 1}: {len(seen)} cards seen on a squared pile; kept the top one ({Card.parse(top.label).pretty})",
                                         a.name, i, len(pile) - 1, "conflict"))
                 conf[(a.name, i, len(pile) - 1)] = top.conf
+                if readings is not None:
+                    readings[(a.name, i, len(pile) - 1)] = top.readings
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
                 pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step,
-                                 (weak or {}).get((a.name, i), []))
+                                 (weak or {}).get((a.name, i), []), readings)
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -1185,6 +1191,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         for (a, i), j in tops.items():   # the top card's place moved with the depth found under it
             if (a, i, j) in conf:
                 conf[(a, i, len(state.areas[a][i]) - 1)] = conf.pop((a, i, j))
+            if readings is not None and (a, i, j) in readings:
+                readings[(a, i, len(state.areas[a][i]) - 1)] = readings.pop((a, i, j))
     # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
     _balance(game, layout, state.areas, doubts)
     return state, conf, doubts
@@ -1223,7 +1231,8 @@ def _alongs(seen: list[SeenCard]) -> np.ndarray | None:
 
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
-              conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = ()) -> list[Slot]:
+              conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = (),
+              readings: dict | None = None) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
@@ -1277,6 +1286,8 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
             conf[(a.name, i, len(pile) - 1)] = guess.conf     # under the reading threshold: a low-confidence doubt
         pile.append(Slot(Card.parse(c.label), True))
         conf[(a.name, i, len(pile) - 1)] = c.conf
+        if readings is not None:
+            readings[(a.name, i, len(pile) - 1)] = c.readings
         _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
     if first_gap is not None:
         # The places with no index seen were counted from the fan's spacing, and a
@@ -1756,10 +1767,11 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     stray = assign_growing(stray, layout, piles)
     settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
-    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp))
+    readings: dict = {}
+    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
-    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options))
+    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings)
     problems = game.validate(state)
     if problems:
         doubts.extend(Doubt(p, kind="impossible") for p in problems)
@@ -1771,7 +1783,8 @@ MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
 REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
 
 
-def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State) -> None:
+def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State,
+           readings: dict | None = None) -> None:
     """Let the rules undo what the photo cannot be: the reading is the player's to correct, so it
     should be a state the game allows, with every guess the rules forced said out loud.
 
@@ -1783,6 +1796,11 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
        is marked unreadable, until nothing is objected to or nothing helps. Only cards the
        detector was unsure of are candidates: an objection to a sure read more likely comes from
        a guess elsewhere (how deep a squared pile is), and is left to the player as a doubt.
+
+    Before 2, with ``readings`` (place -> the classifier's likely labels, from ``compose``): a card
+    whose reading as another of its likely labels removes objections is read so, the cheapest
+    change first (as ``settle_copies`` does for copies), and a doubt says so. A clubs card read
+    as spades on the K♣'s column is the rules' to correct, however sure the classifier was.
     """
     def over(d: Doubt) -> int:
         """How many cards longer than the deal (or last photo) the doubted place's pile now is."""
@@ -1798,7 +1816,7 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         if not holes:
             break
         d = max(holes, key=lambda d: (over(d), d.index))
-        _drop_slot(state, conf, doubts, d.area, d.pile, d.index)
+        _drop_slot(state, conf, doubts, d.area, d.pile, d.index, readings)
         dropped[(d.area, d.pile)] += 1
         excess -= 1
     for (a, i), n in sorted(dropped.items()):
@@ -1806,8 +1824,73 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
                             f"would otherwise hold more cards than the game's {len(game.deck())}: check its length",
                             a, i, None, "count"))
     problems = game.validate(state)
+    if problems and readings:
+        problems = _relabel_until_possible(game, state, conf, doubts, problems, readings)
     if problems:
         _blank_until_possible(game, state, conf, doubts, problems, REPAIR_BELOW)
+
+
+def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str],
+                            readings: dict) -> list[str]:
+    """Read cards as other likely labels while that removes the rules' objections; the objections left."""
+    options = []
+    for k, likely in readings.items():
+        card = state.areas[k[0]][k[1]][k[2]].card
+        if card is None or not likely:
+            continue
+        p0 = max(likely.get(card.label, 0.0), RELABEL_MIN)
+        options.extend((math.log(p0) - math.log(p), k, label, p / p0) for label, p in likely.items()
+                       if label != card.label and p >= RELABEL_MIN)
+    # one pass finds the changes that help at all; the greedy rounds look at those only
+    helpful = sorted(o for o in options if len(game.validate(_read_as(game, state, o[1], o[2]))) < len(problems))
+    touched: set[tuple[str, int]] = set()     # piles changed: their places may have moved
+    for _ in range(MAX_REPAIRS):
+        best = None
+        for cost, k, label, ratio in helpful:
+            if k[:2] in touched:
+                continue
+            trial = _read_as(game, state, k, label)
+            left = game.validate(trial)
+            if len(left) < len(problems) and (best is None or len(left) < len(best[4])):
+                best = (trial, k, label, ratio, left)
+        if best is None:
+            break
+        trial, (a, i, j), label, ratio, left = best
+        was = state.areas[a][i][j].card
+        squared_top = j == len(state.areas[a][i]) - 1 and game.layout(state.options)[a].fan == (0.0, 0.0)
+        state.areas.update(trial.areas)     # (the unseen areas too: they hold what the table does not)
+        to = len(state.areas[a][i]) - 1 if squared_top else j
+        # a squared pile's top card moves with the depth fitted under it: so do what points at it
+        for by_place in (conf, readings):
+            if (a, i, j) in by_place:
+                by_place[(a, i, to)] = by_place.pop((a, i, j))
+        for d in doubts:
+            if (d.area, d.pile, d.index) == (a, i, j):
+                d.index = to
+        touched.add((a, i))
+        conf[(a, i, to)] = conf.get((a, i, to), 1.0) * min(1.0, ratio)
+        why = "; ".join(p for p in problems if p not in left) or problems[0]
+        doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {to + 1}: read as {was.pretty}, but {why}; read instead as "
+                            f"{Card.parse(label).pretty}, its next likeliest reading: check it", a, i, to, "relabelled"))
+        problems = left
+        if not problems:
+            break
+    return problems
+
+
+def _read_as(game: Game, state: State, k: tuple[str, int, int], label: str) -> State:
+    """A copy of ``state`` with the card at ``k`` read as ``label``; under a squared pile's top
+    card, the depth is fitted again (a J♣ on the K♣'s column has two cards beneath it)."""
+    a, i, j = k
+    trial = state.copy()
+    pile = trial.areas[a][i]
+    pile[j] = Slot(Card.parse(label), pile[j].face_up)
+    layout = game.layout(state.options)
+    # (cards remembered beneath it from the last photo stay as they are)
+    if layout[a].fan == (0.0, 0.0) and j == len(pile) - 1 and all(s.card is None for s in pile[:-1]):
+        _fit_depths(game, trial, [(a, i)])
+        _balance(game, layout, trial.areas, [])
+    return trial
 
 
 def _blank_until_possible(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str],
@@ -1845,15 +1928,17 @@ def _blank_until_possible(game: Game, state: State, conf: dict, doubts: list[Dou
     return problems
 
 
-def _drop_slot(state: State, conf: dict, doubts: list[Doubt], a: str, i: int, j: int) -> None:
-    """Remove one place from a pile, and keep every doubt and confidence pointing at the same cards."""
+def _drop_slot(state: State, conf: dict, doubts: list[Doubt], a: str, i: int, j: int, readings: dict | None = None) -> None:
+    """Remove one place from a pile, and keep every doubt, confidence and reading pointing at the same cards."""
     del state.areas[a][i][j]
     doubts[:] = [d for d in doubts if not (d.area == a and d.pile == i and d.index == j)]
     for d in doubts:
         if d.area == a and d.pile == i and d.index is not None and d.index > j:
             d.index -= 1
-    for k in sorted([k for k in conf if k[0] == a and k[1] == i and k[2] > j]):
-        conf[(a, i, k[2] - 1)] = conf.pop(k)
+    for by_place in (conf, readings if readings is not None else {}):
+        by_place.pop((a, i, j), None)
+        for k in sorted([k for k in by_place if k[0] == a and k[1] == i and k[2] > j]):
+            by_place[(a, i, k[2] - 1)] = by_place.pop(k)
 
 
 def _places_in_view(layout: Layout, H: np.ndarray, size: tuple[int, int] | None) -> set[tuple[str, int]]:

@@ -79,3 +79,50 @@ def test_a_valid_reading_is_left_alone():
     doubts: list[Doubt] = []
     repair(game, state, {("key", 0, 0): 0.2}, doubts, state.copy())
     assert state.to_json() == before and doubts == []
+
+
+
+def _kings_with_a_suit_misread():
+    """Kings after 60 moves, with the 3♣ on top of the K♣'s right-hand column read as the 3♠
+    (only the top card shows: no depth under a 3♠ suits the K♣, so none is fitted)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import reading_bench as rb
+    from advisor.engine import Card
+    from vision.reading import _balance
+    game = get_game("kings")
+    truth = rb.make_state("kings", 0, 60)
+    assert [s.card.label for s in truth.areas["right-kings"][3]] == ["Kc", "Ac", "2c", "3c"]
+    read = truth.copy()
+    read.areas["right-kings"][3] = [Slot(Card.parse("3s"), True)]
+    _balance(game, game.layout(read.options), read.areas, [])
+    assert any("3♠" in p for p in game.validate(read))
+    return game, read
+
+
+def test_a_card_the_rules_forbid_is_read_as_its_next_likeliest_label():
+    # The classifier was 93% sure of the 3♠ and gave the 3♣ 4%: reading it as the 3♣ removes the
+    # rules' objection, so the card is relabelled, and the depth beneath it is fitted again.
+    game, read = _kings_with_a_suit_misread()
+    conf = {("right-kings", 3, 0): 0.93}
+    readings = {("right-kings", 3, 0): {"3s": 0.93, "3c": 0.04}}
+    doubts: list[Doubt] = []
+    repair(game, read, conf, doubts, game.new(0), readings)
+    assert game.validate(read) == []
+    pile = read.areas["right-kings"][3]
+    assert len(pile) == 4 and pile[-1].card.label == "3c" and read.card_count() == len(game.deck())
+    (d,) = [d for d in doubts if d.kind == "relabelled"]
+    assert (d.area, d.pile, d.index) == ("right-kings", 3, 3)
+    assert "3♠" in d.message and "3♣" in d.message
+    # its confidence moved with it, lowered by how much less likely the classifier found the 3♣
+    assert list(conf) == [("right-kings", 3, 3)] and conf[("right-kings", 3, 3)] < 0.1
+
+
+def test_a_card_is_not_relabelled_to_a_reading_the_classifier_all_but_ruled_out():
+    game, read = _kings_with_a_suit_misread()
+    problems = game.validate(read)
+    doubts: list[Doubt] = []
+    repair(game, read, {("right-kings", 3, 0): 0.93}, doubts, game.new(0), {("right-kings", 3, 0): {"3s": 0.99, "3c": 0.001}})
+    assert read.areas["right-kings"][3][-1].card.label == "3s" and game.validate(read) == problems
+    assert not [d for d in doubts if d.kind == "relabelled"]
