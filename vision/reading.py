@@ -1663,6 +1663,10 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         return Reading(None, sightings=sightings, message=refusal(game.name, len(group_cards(sightings, scale)), best_fit, misfit))
     tried.sort(key=lambda t: -t[0])
     _, base, reading = tried[0]
+    objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
+    if objections:
+        # (for the reading kept only: a validation a card, it costs too much for every alignment)
+        _point_at_objections(game, reading.state, reading.confidences, reading.doubts, objections)
     # Rivals are judged on the fit alone: supposing fewer missed indices decides which state to keep,
     # not that the other is wrong (without this, a tie-break made the doubt vanish from wrong photos).
     rivals = [r for _, b, r in tried[1:] if b > base - AMBIGUITY and _visible(r.state) != _visible(reading.state)]
@@ -1926,6 +1930,24 @@ def _blank_until_possible(game: Game, state: State, conf: dict, doubts: list[Dou
         if not problems:
             break
     return problems
+
+
+def _point_at_objections(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str]) -> None:
+    """Put a doubt on each card read whose absence would remove one of the objections left.
+
+    Those cards were read too surely to be blanked or had no likely other reading, but the
+    player should look at them rather than search the layout for what the rules mean."""
+    for a, i, j in sorted(conf):
+        slot = state.areas[a][i][j] if j < len(state.areas[a][i]) else None
+        if slot is None or slot.card is None:
+            continue
+        state.areas[a][i][j] = Slot(None, slot.face_up)
+        left = game.validate(state)
+        state.areas[a][i][j] = slot
+        gone = [p for p in problems if p not in left]
+        if gone and len(left) < len(problems):
+            doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: read as {slot.card.pretty}, but "
+                                f"{'; '.join(gone)}: check it", a, i, j, "impossible"))
 
 
 def _drop_slot(state: State, conf: dict, doubts: list[Doubt], a: str, i: int, j: int, readings: dict | None = None) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from advisor.engine import Slot, get_game
-from vision.reading import Doubt, repair
+from vision.reading import Doubt, _point_at_objections, repair
 
 
 def _sw():
@@ -46,6 +46,10 @@ def test_a_sure_read_is_not_overruled():
     assert state.areas["key"][0][0].card == k1 and state.areas["key"][7][0].card == twin   # left to the player
     assert state.areas["column"][0][0].card is not None
     assert game.validate(state) and not doubts
+    # the reading kept then points at the two keys the objection is about, and at nothing else
+    _point_at_objections(game, state, conf, doubts, game.validate(state))
+    assert sorted((d.area, d.pile, d.index, d.kind) for d in doubts) == [("key", 0, 0, "impossible"), ("key", 7, 0, "impossible")]
+    assert all("same rank" in d.message and "check it" in d.message for d in doubts)
 
 
 def test_unreadable_places_go_first_when_a_fan_is_too_long():
@@ -126,3 +130,7 @@ def test_a_card_is_not_relabelled_to_a_reading_the_classifier_all_but_ruled_out(
     repair(game, read, {("right-kings", 3, 0): 0.93}, doubts, game.new(0), {("right-kings", 3, 0): {"3s": 0.99, "3c": 0.001}})
     assert read.areas["right-kings"][3][-1].card.label == "3s" and game.validate(read) == problems
     assert not [d for d in doubts if d.kind == "relabelled"]
+    # left to the player, with a doubt on the card the rules object to
+    _point_at_objections(game, read, {("right-kings", 3, 0): 0.93}, doubts, problems)
+    (d,) = [d for d in doubts if d.kind == "impossible"]
+    assert (d.area, d.pile, d.index) == ("right-kings", 3, 0) and "3♠" in d.message and "K♣" in d.message
