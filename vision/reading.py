@@ -1845,25 +1845,32 @@ def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[D
         p0 = max(likely.get(card.label, 0.0), RELABEL_MIN)
         options.extend((math.log(p0) - math.log(p), k, label, p / p0) for label, p in likely.items()
                        if label != card.label and p >= RELABEL_MIN)
+    judged: dict[tuple, tuple[State, list[str]]] = {}    # option -> (trial state, objections), until the state changes
+
+    def judge(o: tuple) -> tuple[State, list[str]]:
+        if o not in judged:
+            trial = _read_as(game, state, o[1], o[2])
+            judged[o] = (trial, game.validate(trial))
+        return judged[o]
     # one pass finds the changes that help at all; the greedy rounds look at those only
-    helpful = sorted(o for o in options if len(game.validate(_read_as(game, state, o[1], o[2]))) < len(problems))
+    helpful = sorted(o for o in options if len(judge(o)[1]) < len(problems))
     touched: set[tuple[str, int]] = set()     # piles changed: their places may have moved
     for _ in range(MAX_REPAIRS):
         best = None
-        for cost, k, label, ratio in helpful:
-            if k[:2] in touched:
+        for o in helpful:
+            if o[1][:2] in touched:
                 continue
-            trial = _read_as(game, state, k, label)
-            left = game.validate(trial)
+            trial, left = judge(o)
             if len(left) < len(problems) and (best is None or len(left) < len(best[4])):
-                best = (trial, k, label, ratio, left)
+                best = (trial, o[1], o[2], o[3], left)
         if best is None:
             break
         trial, (a, i, j), label, ratio, left = best
         was = state.areas[a][i][j].card
-        squared_top = j == len(state.areas[a][i]) - 1 and game.layout(state.options)[a].fan == (0.0, 0.0)
+        was_top = j == len(state.areas[a][i]) - 1
         state.areas.update(trial.areas)     # (the unseen areas too: they hold what the table does not)
-        to = len(state.areas[a][i]) - 1 if squared_top else j
+        judged.clear()
+        to = len(state.areas[a][i]) - 1 if was_top else j
         # a squared pile's top card moves with the depth fitted under it: so do what points at it
         for by_place in (conf, readings):
             if (a, i, j) in by_place:
@@ -1897,25 +1904,28 @@ def _read_as(game: Game, state: State, k: tuple[str, int, int], label: str) -> S
     return trial
 
 
+def _blanked(game: Game, state: State, k: tuple[str, int, int]) -> list[str]:
+    """The rules' objections to ``state`` with the card at ``k`` unread (the state is left as it was)."""
+    a, i, j = k
+    slot = state.areas[a][i][j]
+    state.areas[a][i][j] = Slot(None, slot.face_up)
+    left = game.validate(state)
+    state.areas[a][i][j] = slot
+    return left
+
+
 def _blank_until_possible(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str],
                           below: float) -> list[str]:
-    def blanked(k: tuple[str, int, int]) -> list[str]:
-        a, i, j = k
-        slot = state.areas[a][i][j]
-        state.areas[a][i][j] = Slot(None, slot.face_up)
-        left = game.validate(state)
-        state.areas[a][i][j] = slot
-        return left
     # one pass over the cards seen finds those whose blanking helps at all; the greedy rounds look at those only
     helpful = [k for _, k in sorted((c, k) for k, c in conf.items()
                                     if c < below and state.areas[k[0]][k[1]][k[2]].card is not None)
-               if len(blanked(k)) < len(problems)]
+               if len(_blanked(game, state, k)) < len(problems)]
     for _ in range(MAX_REPAIRS):
         best = None
         for k in helpful:
             if state.areas[k[0]][k[1]][k[2]].card is None:
                 continue
-            left = blanked(k)
+            left = _blanked(game, state, k)
             if len(left) < len(problems) and (best is None or len(left) < len(best[1])):
                 best = (k, left)
         if best is None:
@@ -1941,9 +1951,7 @@ def _point_at_objections(game: Game, state: State, conf: dict, doubts: list[Doub
         slot = state.areas[a][i][j] if j < len(state.areas[a][i]) else None
         if slot is None or slot.card is None:
             continue
-        state.areas[a][i][j] = Slot(None, slot.face_up)
-        left = game.validate(state)
-        state.areas[a][i][j] = slot
+        left = _blanked(game, state, (a, i, j))
         gone = [p for p in problems if p not in left]
         if gone and len(left) < len(problems):
             doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: read as {slot.card.pretty}, but "
