@@ -1042,6 +1042,20 @@ BEAM_GROWTH = 1.0
 BEAM_NOISE = 2.0       # randomness of the play-out choices (3 did as well; cycling 1, 2, 4 worse)
 BEAM_SAMPLES = 6       # play-outs of each kept position per session (at least)
 
+# The beam search in C (advisor/_swfast.c), built at install time where a C compiler is
+# found. USE_FAST = 0 makes the solver use the Python search (for comparisons).
+try:
+    from . import _swfast as _fast
+except ImportError:          # no compiler at install time: the Python search does the work
+    _fast = None
+USE_FAST = 1
+
+
+def _fast_beam_usable() -> bool:
+    """The C search implements the settings in use (it has king foresight only and no stack cut)."""
+    return _fast is not None and bool(USE_FAST) and bool(KING_FORESIGHT) and not STACK_BEAM and BEAM_GROWTH == 1.0
+
+
 def _notation(moves) -> list[str]:
     return ["redeal" if c < 0 else f"column{c + 1}>pile{j + 1}" for c, j in moves]
 
@@ -1083,7 +1097,21 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         ex.cols = [bytearray(c) for c in pos.cols]
         ex.prog = list(pos.prog)
         ex.s = pos.session
-    if verdict is None:
+    if verdict is None and _fast_beam_usable():
+        # 2. beam searches, in C: the same search as below, about fifty times the play-outs
+        width = int(BEAM_WIDTH0)
+        left = t0 + beam_share * time_limit - _clock()
+        if left > 0:
+            bplan, bbest, bline = _fast.beam_search(
+                [bytes(c) for c in pos.cols], bytes(pos.prog), bytes(pos.keys), pos.session, left,
+                _clock is time.process_time, seed, width, max(int(BEAM_SAMPLES), width // 3), BEAM_NOISE,
+                int(FINISH_NODES), BLOCKED_WEIGHT, KING_WEIGHT)
+            line = bline
+            best = max(best, bbest)
+            if bplan is not None:
+                plan = _notation(bplan)
+                verdict = True
+    elif verdict is None:
         # 2. beam searches (restarted with fresh play-outs; see BEAM_GROWTH), for a winning line
         rng = random.Random(seed)
         width = int(BEAM_WIDTH0)
