@@ -70,28 +70,23 @@ When the verdict is ``unknown`` the answer still carries the best line the
 beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
-What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal):
-about nine deals in ten get a "yes" with a plan: 903 of seeds 0-999 (273 of
-0-299 with 249 of them within 0.25 s; median 0.06 CPU s per deal), where the
-code before the faster play-outs and last-session search and the heavier king
-weight got 269 of 0-299 (238 within 0.25 s); no deal was proved lost. Where
-the time limit cuts a search depends on the machine and its load, so the count
-moves by a few from run to run: a deal that is won in about a second is won in
-one run and not in the next. Undecided among seeds 0-299: 9, 10, 17, 19, 27,
-40, 66, 82, 86, 106, 109, 112, 132, 149, 151, 194, 208, 210, 225, 230, 253,
-261, 267, 279, 291, 294, 299; 15 of these 27 were won at 1 s in other runs
-(other settings or play-out seeds), and seed 17 with more time, so many
-undecided deals are hard wins rather than losses. No full deal is proved lost
-in that time, and none is near: no sound cut tried here fires on a fresh deal
-or before session 6 (the kings relaxation, the fixed-order cuts and the stack
-relaxation all treat the columns not yet frozen as free, and a fresh deal has
-only column 8 frozen), and the complete search alone needs 1.7 CPU s (107,000
-positions) to show the start of session 7 lost on the best line found for seed
-19, and does not finish the start of session 6 of the same line in 30 s (of 40
-starts of session 7 that the beam kept for seed 17, 28 are not settled in
-20,000 positions; for seed 19, 36 are shown lost, none won). Some undecided
-deals are simply hard wins: seed 17 is won with 20 CPU s. "no" verdicts come
-for positions late in a game (they agree with a brute-force search on hundreds
+What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal,
+seeds 0-999): with the beam search in C (advisor/_swfast.c, built at install),
+about 97 deals in 100 get a "yes" with a plan: 971 of 1 000 at width 20 (965
+at width 5; median 0.036 CPU s per deal). The Python search alone decides 903.
+No deal is proved lost. Where the time limit cuts a search depends on the
+machine and its load, so the count moves by about three from run to run.
+Most undecided deals are hard wins, not losses: of the 29 left at 1 s, 13 are
+won within 20 CPU s (seeds 267, 299, 353, 376, 377, 939 within 3 s). No full
+deal can be proved lost in that time, and none is near: no sound cut tried
+here fires on a fresh deal or before session 6 (the kings relaxation, the
+fixed-order cuts and the stack relaxation all treat the columns not yet
+frozen as free, and a fresh deal has only column 8 frozen). The complete
+search alone needs 1.7 CPU s (107,000 positions, in Python) to show the start
+of session 7 lost on the best line found for seed 19, and does not finish
+the start of session 6 of that line in 30 s. So the issue's 99% within 1 s
+is out of reach until fresh deals can be proved lost. "no" verdicts come for
+positions late in a game (they agree with a brute-force search on hundreds
 of small positions).
 
 ``king_foresight(state)`` says, for every king still in the columns, where it
@@ -1041,6 +1036,10 @@ BEAM_WIDTH0 = 5
 BEAM_GROWTH = 1.0
 BEAM_NOISE = 2.0       # randomness of the play-out choices (3 did as well; cycling 1, 2, 4 worse)
 BEAM_SAMPLES = 6       # play-outs of each kept position per session (at least)
+# Width of the C search's beams: it affords about fifty times the play-outs, and wider beams
+# paid there (seeds 0-999 at 1 CPU s: width 5 decided 965 and 966 with two play-out seeds,
+# 20, 40 and 80 each 971).
+FAST_BEAM_WIDTH = 20
 
 # The beam search in C (advisor/_swfast.c), built at install time where a C compiler is
 # found. USE_FAST = 0 makes the solver use the Python search (for comparisons).
@@ -1099,7 +1098,7 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         ex.s = pos.session
     if verdict is None and _fast_beam_usable():
         # 2. beam searches, in C: the same search as below, about fifty times the play-outs
-        width = int(BEAM_WIDTH0)
+        width = int(FAST_BEAM_WIDTH)
         left = t0 + beam_share * time_limit - _clock()
         if left > 0:
             bplan, bbest, bline = _fast.beam_search(
