@@ -1100,11 +1100,13 @@ def _template(game: Game, options: dict) -> State:
 
 def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
             in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None,
-            readings: dict | None = None) -> tuple[State, dict, list[Doubt]]:
+            readings: dict | None = None, rivals: dict | None = None) -> tuple[State, dict, list[Doubt]]:
     """The state the cards seen make, with a confidence for each card read and the doubts.
 
     ``readings``, when given, is filled like the confidences: place -> the classifier's
-    likely labels for the card read there (see ``repair``)."""
+    likely labels for the card read there (see ``repair``). ``rivals``, when given, gets
+    for the top place of each squared pile where several cards were seen the other cards
+    seen there (``repair`` lets the rules choose between them)."""
     layout = game.layout(options)
     template = previous if previous is not None else _template(game, options)
     doubts: list[Doubt] = []
@@ -1149,6 +1151,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 if len(seen) > 1:
                     doubts.append(Doubt(f"{a.name} {i + 1}: {len(seen)} cards seen on a squared pile; kept the top one ({Card.parse(top.label).pretty})",
                                         a.name, i, len(pile) - 1, "conflict"))
+                    if rivals is not None:
+                        rivals[(a.name, i, len(pile) - 1)] = [c for c in seen[:-1] if c.label != top.label]
                 conf[(a.name, i, len(pile) - 1)] = top.conf
                 if readings is not None:
                     readings[(a.name, i, len(pile) - 1)] = top.readings
@@ -1191,8 +1195,9 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         for (a, i), j in tops.items():   # the top card's place moved with the depth found under it
             if (a, i, j) in conf:
                 conf[(a, i, len(state.areas[a][i]) - 1)] = conf.pop((a, i, j))
-            if readings is not None and (a, i, j) in readings:
-                readings[(a, i, len(state.areas[a][i]) - 1)] = readings.pop((a, i, j))
+            for by_place in (readings, rivals):
+                if by_place is not None and (a, i, j) in by_place:
+                    by_place[(a, i, len(state.areas[a][i]) - 1)] = by_place.pop((a, i, j))
     # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
     _balance(game, layout, state.areas, doubts)
     return state, conf, doubts
@@ -1772,10 +1777,12 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
     readings: dict = {}
-    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings)
+    rivals: dict = {}
+    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings,
+                                  rivals)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
-    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings)
+    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals)
     problems = game.validate(state)
     if problems:
         doubts.extend(Doubt(p, kind="impossible") for p in problems)
@@ -1788,9 +1795,12 @@ REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
 
 
 def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State,
-           readings: dict | None = None) -> None:
+           readings: dict | None = None, rivals: dict | None = None) -> None:
     """Let the rules undo what the photo cannot be: the reading is the player's to correct, so it
     should be a state the game allows, with every guess the rules forced said out loud.
+
+    0. Where several cards were seen on one squared pile (``rivals``, from ``compose``), the
+       one kept on top is the one whose pile the rules find likeliest (see ``_choose_tops``).
 
     1. More cards than the game has: the unreadable places the reader put where a fan seemed
        to skip an index are the weakest evidence; they go first, from the fans that run longest
@@ -1811,6 +1821,8 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         had = template.areas.get(d.area, [])
         return len(state.areas[d.area][d.pile]) - (len(had[d.pile]) if d.pile < len(had) else 0)
 
+    if rivals:
+        _choose_tops(game, state, conf, doubts, rivals, readings)
     excess = state.card_count() - len(game.deck())
     dropped: Counter = Counter()
     while excess > 0:
@@ -1832,6 +1844,45 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         problems = _relabel_until_possible(game, state, conf, doubts, problems, readings)
     if problems:
         _blank_until_possible(game, state, conf, doubts, problems, REPAIR_BELOW)
+
+
+def _choose_tops(game: Game, state: State, conf: dict, doubts: list[Doubt], rivals: dict,
+                 readings: dict | None) -> None:
+    """Keep on each squared pile where several cards were seen the one that leaves the layout
+    fewest cards beyond the game's and the fewest objections.
+
+    The card kept first is the one nearest the pile's far end, but a card of a long column that
+    reaches the pile is seen there too, and read as the top it makes the rules fit a pile under
+    it: a K on a Senior Wrangler key implies eleven cards beneath, and those extra cards then
+    push out the unreadable places of every long fan, moving the cards after them a place."""
+    deck = len(game.deck())
+
+    def cost(trial: State) -> tuple[int, int]:
+        return max(0, trial.card_count() - deck), len(game.validate(trial))
+    for (a, i, j), others in sorted(rivals.items()):
+        pile = state.areas[a][i]
+        if j != len(pile) - 1 or pile[j].card is None:
+            continue                        # the pile changed since (a copy marked unreadable)
+        kept, best = None, cost(state)
+        for c in others:
+            trial = _read_as(game, state, (a, i, j), c.label)
+            if cost(trial) < best:
+                kept, best = (c, trial), cost(trial)
+        if kept is None:
+            continue
+        c, trial = kept
+        was = pile[j].card
+        state.areas.update(trial.areas)
+        to = len(state.areas[a][i]) - 1
+        conf.pop((a, i, j), None)
+        conf[(a, i, to)] = c.conf
+        if readings is not None:
+            readings.pop((a, i, j), None)
+            readings[(a, i, to)] = c.readings
+        doubts[:] = [d for d in doubts if (d.area, d.pile) != (a, i) or d.kind != "conflict"]
+        doubts.append(Doubt(f"{a} {i + 1}: {len(others) + 1} cards seen on a squared pile; kept "
+                            f"{Card.parse(c.label).pretty} on top, since with {was.pretty} there the layout would "
+                            f"hold more cards than the game has, or break its rules: check it", a, i, to, "conflict"))
 
 
 def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[Doubt], problems: list[str],

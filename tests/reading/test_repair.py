@@ -134,3 +134,48 @@ def test_a_card_is_not_relabelled_to_a_reading_the_classifier_all_but_ruled_out(
     _point_at_objections(game, read, {("right-kings", 3, 0): 0.93}, doubts, problems)
     (d,) = [d for d in doubts if d.kind == "impossible"]
     assert (d.area, d.pile, d.index) == ("right-kings", 3, 0) and "3♠" in d.message and "K♣" in d.message
+
+
+def test_the_rules_choose_the_top_of_a_squared_pile_where_two_cards_were_seen():
+    # A long Senior Wrangler column reaches the key row, so its last card (a K) is seen on key 6
+    # too. Read as the top, a K there means a finished pile of twelve cards beneath: eleven more
+    # cards than the game has, which the repair would otherwise take out of the fans' unreadable
+    # places, moving every card after them. The key card seen there is kept instead.
+    from advisor.engine import Card
+    from vision.reading import SeenCard, _balance, _fit_depths
+    game, truth = _sw()
+    key6 = truth.areas["key"][5][0].card
+    king = Card.parse("K" + key6.suit)
+    read = truth.copy()
+    read.areas["key"][5] = [Slot(king, True)]
+    layout = game.layout(read.options)
+    _fit_depths(game, read, [("key", 5)])
+    _balance(game, layout, read.areas, [])
+    assert len(read.areas["key"][5]) == 13 and read.card_count() > len(game.deck())
+    conf = {("key", 5, 12): 0.9}
+    readings = {("key", 5, 12): {king.label: 0.9}}
+    rivals = {("key", 5, 12): [SeenCard(key6.label, (0.0, 0.0), 0.8, readings={key6.label: 0.8})]}
+    doubts = [Doubt(f"key 6: 2 cards seen on a squared pile; kept the top one ({king.pretty})", "key", 5, 12, "conflict")]
+    repair(game, read, conf, doubts, game.new(3), readings, rivals)
+    assert _labels(read) == _labels(truth)
+    assert conf == {("key", 5, 0): 0.8} and readings == {("key", 5, 0): {key6.label: 0.8}}
+    (d,) = doubts
+    assert (d.kind, d.area, d.pile, d.index) == ("conflict", "key", 5, 0)
+    assert key6.pretty in d.message and king.pretty in d.message and "check it" in d.message
+
+
+def _labels(state):
+    return {a: [[s.card.label if s.card else None for s in p] for p in ps] for a, ps in state.areas.items()}
+
+
+def test_a_squared_pile_keeps_its_top_when_the_rival_fits_no_better():
+    # the rival is a card of key 1's rank: as key 6 it would make two keys of one rank
+    from vision.reading import SeenCard
+    game, state = _sw()
+    before = state.to_json()
+    k1 = state.areas["key"][0][0].card
+    twin = next(s.card for col in state.areas["column"] for s in col if s.card.rank == k1.rank)
+    conflict = Doubt("key 6: 2 cards seen on a squared pile; kept the top one", "key", 5, 0, "conflict")
+    doubts = [conflict]
+    repair(game, state, {("key", 5, 0): 0.9}, doubts, state.copy(), {}, {("key", 5, 0): [SeenCard(twin.label, (0.0, 0.0), 0.9)]})
+    assert state.to_json() == before and doubts == [conflict]
