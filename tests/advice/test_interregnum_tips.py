@@ -1,7 +1,11 @@
 """Whitmore Jones's Interregnum tip (when to build, when to hold back) on hand-built positions."""
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 from advisor.advice import advise
+from advisor.cards import Card
 from advisor.engine import Loc, Move, State, get_game
 from advisor.tips import interregnum as tips
 
@@ -10,9 +14,9 @@ G = get_game("interregnum")
 FILL_TOP = ["5c", "9h", "10d", "10c", "Kc", "Ks"]
 
 
-def position(top: list[str], bottom: list[list[str]], inter=None, stock: int = 80) -> State:
+def position(top: list, bottom: list[list[str]], inter=None, stock: int = 80) -> State:
     return State.from_json({"game": "interregnum", "areas": {
-        "top": [[c] for c in top], "interregnum": inter or [[] for _ in range(8)],
+        "top": [[c] if c else [] for c in top], "interregnum": inter or [[] for _ in range(8)],
         "bottom": bottom, "stock": [["~"] * stock]}})
 
 
@@ -20,20 +24,74 @@ def run(state: State):
     return advise(state, search=False)
 
 
-def test_of_two_fives_build_the_one_that_frees_a_useful_card():
-    # packet 1 (under the 4♠) wants a five; packet 2 (under the 8♥) wants a nine.
-    # 5♦ lies on the 9♣, 5♠ lies on the 7♥: only one five can go, and only the 5♦ frees a card that builds.
-    s = position(["4s", "8h"] + FILL_TOP,
-                 [["9c", "5d"], ["7h", "5s"], ["2c"], ["2d"], ["3h"], ["3c"], ["4h"], ["4d"]], stock=72)
+TWO_FIVES = (["4s", "8h"] + FILL_TOP,
+             [["9c", "5d"], ["7h", "5s"], ["2c"], ["2d"], ["3h"], ["3c"], ["4h"], ["4d"]])
+BUILD_5D = [(0, 0), (0, 1)]      # 5♦ under the 4♠, which frees the 9♣ for the 8♥: two cards built
+BUILD_5S = [(1, 0)]              # 5♠ under the 4♠: one card built, the 5♦ stays on the 9♣
+
+
+def test_of_two_fives_the_one_that_does_better_in_the_futures_played_is_built():
+    # Packet 1 (under the 4♠) wants a five, packet 2 (under the 8♥) a nine; only one five can go.
+    # Building the 5♦ frees the 9♣ and builds two cards now, so the quick measure prefers it.
+    s = position(*TWO_FIVES, stock=8)
+    assert tips.plan_builds(s, futures=[])["plan"] == BUILD_5D       # no futures: the quick measure
+    # The last row, as dealt from pile 1 to pile 8: A, 8, 4, A, 4, 9, 9, 9. After the 5♦ and 9♣, it
+    # builds the two aces and the 2♦ under the K♣ and K♠, and then nothing fits: 5 cards in all.
+    # After the 5♠ instead, the 8♥ still wants a nine: the 9 dealt on the 3♣ goes, the 3♣ then goes
+    # under the K♣ after its A and 2♦, then the 4 from the 2♣ and the 5♦ from the 9♣, and the 2♣
+    # under the K♠: 9 cards in all. Judged by that future, the 5♠ is built and the 5♦ held back.
+    future = [9, 9, 9, 4, 1, 4, 8, 1]
+    r = tips.plan_builds(s, futures=[future])
+    assert r["plan"] == BUILD_5S and r["most"] == 2 and r["samples"] == 1
+    assert r["value"][0] == 9 / 100          # no win, 9 cards built in that future
+    assert r["first"][(0, 0)][0][0] == 5 / 100
+
+
+def test_the_suggestion_and_flags_say_why_in_plain_words():
+    s = position(*TWO_FIVES, stock=72)
     a = run(s)
     top = a.suggestions[0]
-    assert top.move == "bottom1>interregnum1" and top.rule == "build-or-hold-back"
-    assert "builds 2 cards" in top.reason
-    assert a.panels["interregnum-plan"]["plan"] == ["bottom1>interregnum1", "bottom1>interregnum2"]
-    holds = [d for d in a.dangers if d.kind == "hold-back"]
-    assert [(d.where, d.card) for d in holds] == [("bottom2", "5s")]
-    assert "only 1 build" in holds[0].reason and "against 2" in holds[0].reason
+    r = tips.plan_builds(s)
+    assert top.rule == "build-or-hold-back" and top.move == str(tips._move(*r["plan"][0]))
+    assert f"played on in {tips.SAMPLES} sampled orders of the cards still to come" in top.reason
+    panel = a.panels["interregnum-plan"]
+    assert panel["plan"] == [str(tips._move(i, j)) for i, j in r["plan"]]
+    assert panel["sampled_futures"] == tips.SAMPLES and panel["most_builds"] == 2
+    # whichever five is chosen, the other cannot lead to as many cards built or is not flagged at all
+    for d in a.dangers:
+        assert d.kind == "hold-back" and "hold it back" in d.reason
     assert any("do not deal yet" in n for n in a.notes)
+
+
+def test_the_futures_are_drawn_from_the_cards_nobody_has_seen():
+    s = G.new(5)
+    truth = Counter(c.card.rank for c in s.areas["stock"][0])
+    p = tips._Planner(G.information_state(s))
+    assert p.unseen_ranks(G.information_state(s)) == truth
+    futures = p.futures(G.information_state(s), 3, random.Random(0))
+    assert all(Counter(f) == truth for f in futures)
+
+
+def test_the_advice_never_reads_the_order_of_the_stock():
+    # two deals that differ only in the order of the stock get the same advice
+    s = G.new(7)
+    other = s.copy()
+    random.Random(1).shuffle(other.areas["stock"][0])
+    assert [x.card for x in other.areas["stock"][0]] != [x.card for x in s.areas["stock"][0]]
+    a, b = advise(s, search=False), advise(other, search=False)
+    assert a.to_json() == b.to_json()
+
+
+def test_the_unseen_cards_count_a_crowned_packet_as_one_of_each_rank():
+    # packet 1 was crowned by the Q♠ and turned down: what the player sees of it is thirteen backs
+    inter = [[] for _ in range(8)]
+    inter[0] = ["~"] * 13
+    obs = position([None, "8h"] + FILL_TOP, [["2c"], ["2d"], ["3h"], ["3c"], ["4h"], ["4d"], ["7c"], ["7d"]], inter, stock=72)
+    left = tips._Planner(obs).unseen_ranks(obs)
+    seen = Counter({r: 1 for r in range(1, 14)})          # the crowned packet
+    seen.update(Card.parse(c).rank for c in ["8h"] + FILL_TOP + ["2c", "2d", "3h", "3c", "4h", "4d", "7c", "7d"])
+    assert left == Counter({r: 8 - seen[r] for r in range(1, 14)})
+    assert sum(left.values()) == 104 - 13 - 15
 
 
 def test_order_matters_when_one_build_changes_what_a_packet_wants():
