@@ -30,11 +30,11 @@ could stop:
 Why play-outs rather than the quick measure alone: with the quick measure
 choosing, the advice won 162 of 500 deals (seeds 0-499, benchmarks/advice_table.py);
 with the play-outs, 296 (59%; an average human is reported to win about 45%).
-In a rank-only simulation of the same choice (seeds 100-299), 8, 16 and 32
-futures won 100, 108 and 106 of 200, against 62 for the quick measure; letting
-the quick measure decide whenever the play-outs differed by less than 5 cards
-built (or a win) gave only 86-88, so even small differences in the play-outs
-are better evidence than the measure.
+Following the plan alone (benchmarks/interregnum_plan_bench.py, seeds 100-299)
+wins 66 of 200 with the quick measure and 110 with 16 futures. Letting the
+quick measure decide whenever the play-outs differed by less than 5 cards
+built (or a win) did much worse, so even small differences in the play-outs
+are better evidence than the measure (docs/benchmarks.md, session 17).
 
 Scores (only their order matters): 60 crown, 50 the best build, 5 deal.
 """
@@ -173,8 +173,8 @@ class _Planner:
     def play_on(self, heights: tuple, lens: tuple, stock: list[int]) -> tuple[bool, int]:
         """Deal and play to the end from a position where building stops: before each deal, build
         whatever fits, a card wanted by two packets going to the one further built. Returns (won,
-        cards built). (In the rank-only simulation, seeds 100-499, that tie rule won 230 of 400
-        against 209 for the first packet found and 224 for the one least built.)"""
+        cards built). (In a rank-only simulation of the plan, seeds 100-499, that tie rule won 230
+        of 400 against 209 for the first packet found and 224 for the one least built.)"""
         piles = [[c.rank if c is not None else 0 for c in p[:h]] for p, h in zip(self.bottom, heights)]
         lens = list(lens)
         stock = list(stock)
