@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..advice import Context, Danger, Suggestion, TipBook
+from ..advice import Context, Danger, Suggestion, TipBook, Winnable
 from ..cards import rank_add
 from ..engine import Loc, Move
 from ..games.interregnum import GAME, PACKET, ROW
@@ -248,7 +248,10 @@ def plan_builds(state, samples: int = SAMPLES, seed: int = 0, futures: list[list
             reach[pos] = (own, most)
         return reach[pos]
     first = {move: best_reach(nxt) for move, nxt in children.get(root, [])}
+    known = (all(c is not None for pile in p.bottom for c in pile)
+             and all(b is not None for b, n in zip(p.base, p.start) if n < PACKET))
     return {"built": len(paths[chosen]), "most": max(len(paths[pos]) for pos in ends), "plan": paths[chosen],
+            "complete": all(n >= PACKET for n in chosen[1]), "all_known": known,
             "value": value[chosen], "first": first, "exhaustive": not p.cut,
             "samples": samples if len(judged) > 1 else 0, "wins": wins.get(chosen), "judged": len(judged),
             "most_wins": max(wins.values()) if wins else None,
@@ -266,6 +269,29 @@ def crown(ctx: Context):
         if m.action == "move" and m.src.area == "top":
             yield Suggestion(str(m), GAME.describe(ctx.state, m),
                              "the packet is complete; crowning it changes nothing else, so it can be done at once", 60)
+
+
+def _winnable(state, r: dict):
+    """The "still winnable?" figure: exact once the stock is out and every card in view is known (the
+    builds were all explored); otherwise how often the plan's position was won in the sampled futures."""
+    if not (state.areas.get("stock") and state.areas["stock"][0]) and r["exhaustive"] and r["all_known"]:
+        if r["complete"]:
+            crowns = [str(Move.cards(Loc("top", j), Loc("interregnum", j))) for j in range(ROW) if state.areas["top"][j]]
+            yield Winnable("yes", True, 1.0, None, [str(_move(i, j)) for i, j in r["plan"]] + crowns,
+                           "the stock is out and every card left is in view: these builds complete every packet")
+        else:
+            yield Winnable("no", True, 0.0, None, [],
+                           "the stock is out and every order of the builds left was tried: no order completes "
+                           "every packet")
+        return
+    if r["samples"]:
+        w, k = r["wins"], r["samples"]
+        p = w / k
+        yield Winnable("likely" if p >= 0.5 else ("possible" if p > 0 else "unknown"), False, round(p, 3), k, [],
+                       f"estimated, not proved: after the builds suggested, {w} of {k} sampled orders of the cards "
+                       f"still to come were won by building whatever fits before each deal. A player who plans "
+                       f"each deal does better: read it as a floor"
+                       + (", and 0 wins does not mean the deal is lost" if w == 0 else ""))
 
 
 def _cards(n: int) -> str:
@@ -286,6 +312,7 @@ def build_or_hold_back(ctx: Context):
                                 "plan": [str(_move(i, j)) for i, j in plan], "exhaustive": r["exhaustive"],
                                 "sampled_futures": r["samples"], "wins_in_sampled_futures": r["wins"]})
     k = r["samples"]
+    yield from _winnable(state, r)
     if k:
         judged = (f"of {r['judged']} ways to end the builds before the next deal, played on in {k} sampled orders "
                   f"of the cards still to come, this one won most ({r['wins']} of {k})")

@@ -141,3 +141,46 @@ def test_the_plan_is_exhaustive_on_a_real_deal():
         assert G.why_illegal(s, m) is None
         G.apply(s, m)
     assert tips.plan_builds(s)["built"] == 0
+
+
+def _last_row_dealt(seed: int) -> State:
+    """Play the deal by the tip's plan before every deal, up to the moment the last row is dealt."""
+    s = G.new(seed)
+    while s.areas["stock"][0]:
+        for m in G.legal_moves(s):
+            if m.action == "move" and m.src.area == "top":
+                G.apply(s, m)
+        for i, j in tips.plan_builds(G.information_state(s))["plan"]:
+            G.apply(s, tips._move(i, j))
+        G.apply(s, Move.act("deal"))
+    return s
+
+
+def test_once_the_stock_is_out_the_verdict_is_exact_and_its_plan_wins():
+    s = _last_row_dealt(0)
+    w = advise(G.information_state(s), search=False).winnable
+    assert (w.verdict, w.exact, w.probability) == ("yes", True, 1.0)
+    for text in w.plan:
+        m = G.parse_move(s, text)
+        assert G.why_illegal(s, m) is None
+        G.apply(s, m)
+    assert G.is_won(s)
+
+
+def test_once_the_stock_is_out_a_lost_deal_is_said_to_be_lost():
+    s = _last_row_dealt(2)
+    w = advise(G.information_state(s), search=False).winnable
+    assert (w.verdict, w.exact, w.probability, w.plan) == ("no", True, 0.0, [])
+    # it is: no build order left completes every packet (the plan takes the most cards it can)
+    for i, j in tips.plan_builds(s)["plan"]:
+        G.apply(s, tips._move(i, j))
+    for m in G.legal_moves(s):
+        if m.src is not None and m.src.area == "top":
+            G.apply(s, m)
+    assert not G.is_won(s) and not [m for m in G.legal_moves(s) if m.action == "move"]
+
+
+def test_before_the_stock_is_out_the_chance_is_an_estimate_with_its_sample_size():
+    w = advise(G.information_state(G.new(4)), search=False).winnable
+    assert not w.exact and w.samples == tips.SAMPLES and 0.0 <= w.probability <= 1.0
+    assert f"of {tips.SAMPLES} sampled orders" in w.reason and "floor" in w.reason
