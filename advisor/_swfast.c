@@ -918,6 +918,21 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
 
 /* the parts, for the tests that compare them with the Python version */
 
+/* The position and its context from a function's Python arguments; -1, with the exception set,
+ * on bad input. */
+static int position_args(PyObject *cols, PyObject *prog, PyObject *keys, int session, Pos *p, Ctx *x)
+{
+    if (session < 1 || session > SESSIONS) {
+        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
+        return -1;
+    }
+    uint8_t k[NCOL];
+    if (read_pos(cols, prog, keys, p, k) < 0)
+        return -1;
+    ctx_init(x, k);
+    return 0;
+}
+
 static PyObject *py_playout(PyObject *self, PyObject *args)
 {
     PyObject *cols, *prog, *keys;
@@ -926,16 +941,10 @@ static PyObject *py_playout(PyObject *self, PyObject *args)
     double noise;
     if (!PyArg_ParseTuple(args, "OOOiKd", &cols, &prog, &keys, &session, &seed, &noise))
         return NULL;
-    if (session < 1 || session > SESSIONS) {
-        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
-        return NULL;
-    }
     Pos p;
-    uint8_t k[NCOL];
-    if (read_pos(cols, prog, keys, &p, k) < 0)
-        return NULL;
     Ctx x;
-    ctx_init(&x, k);
+    if (position_args(cols, prog, keys, session, &p, &x) < 0)
+        return NULL;
     uint64_t rng = seed;
     playout(&x, &p, session, &rng, noise);
     PyObject *mv = moves_list(&p, 0), *ct = cols_tuple(&p);
@@ -952,16 +961,10 @@ static PyObject *py_score(PyObject *self, PyObject *args)
     double bw, kw;
     if (!PyArg_ParseTuple(args, "OOOidd", &cols, &prog, &keys, &session, &bw, &kw))
         return NULL;
-    if (session < 1 || session > SESSIONS) {
-        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
-        return NULL;
-    }
     Pos p;
-    uint8_t k[NCOL];
-    if (read_pos(cols, prog, keys, &p, k) < 0)
-        return NULL;
     Ctx x;
-    ctx_init(&x, k);
+    if (position_args(cols, prog, keys, session, &p, &x) < 0)
+        return NULL;
     return PyFloat_FromDouble(score(&x, &p, session, bw, kw));
 }
 
@@ -971,16 +974,10 @@ static PyObject *py_cuts(PyObject *self, PyObject *args)
     int session;
     if (!PyArg_ParseTuple(args, "OOOi", &cols, &prog, &keys, &session))
         return NULL;
-    if (session < 1 || session > SESSIONS) {
-        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
-        return NULL;
-    }
     Pos p;
-    uint8_t k[NCOL];
-    if (read_pos(cols, prog, keys, &p, k) < 0)
-        return NULL;
     Ctx x;
-    ctx_init(&x, k);
+    if (position_args(cols, prog, keys, session, &p, &x) < 0)
+        return NULL;
     Chains ch;
     fixed_chains(&p, session, &ch);
     return Py_BuildValue("(NNN)", PyBool_FromLong(kings_quick(&x, &p, session)),
@@ -995,11 +992,9 @@ static PyObject *py_finish_last(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOi", &cols, &prog, &keys, &nodes))
         return NULL;
     Pos p;
-    uint8_t k[NCOL];
-    if (read_pos(cols, prog, keys, &p, k) < 0)
-        return NULL;
     Ctx x;
-    ctx_init(&x, k);
+    if (position_args(cols, prog, keys, SESSIONS, &p, &x) < 0)      /* the last session's search */
+        return NULL;
     Finish *f = PyMem_Calloc(1, sizeof(Finish));
     if (!f)
         return PyErr_NoMemory();

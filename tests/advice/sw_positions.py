@@ -115,3 +115,15 @@ def random_pickup_position(rng: random.Random, left_lo: int, left_hi: int, sessi
     for n, r in enumerate(needed):
         cols[long_col if n < 9 or rng.random() < 0.5 else rng.randrange(8)].append(r)
     return full_position(heights, cols, session, keys)
+
+
+def replay_until_stuck(state: State, moves: list[str]) -> State:
+    """Replay a play-out's moves on a copy of ``state``, each one legal, and check that it stopped
+    only when no column shows a card some pile wants."""
+    board = state.copy()
+    for m in moves:
+        mv = G.parse_move(board, m)
+        assert G.why_illegal(board, mv) is None, (state.dumps(), m)
+        G.apply(board, mv)
+    assert not [m for m in G.legal_moves(board) if m.action != "redeal"]
+    return board

@@ -14,7 +14,7 @@ from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relax
                                             _places, _score)
 from advisor.games.senior_wrangler import NEED
 from sw_positions import (G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_pickup_position,
-                          random_small_position)
+                          random_small_position, replay_until_stuck)
 from plans import replays_to_a_win
 
 DONE = [12] * 7
@@ -336,11 +336,5 @@ def test_session_playout_plays_legal_moves_until_stuck(seed):
         cols = [bytearray(c) for c in p.cols]
         prog = list(p.prog)
         moves = _session_playout(cols, prog, need, p.session, rng, 2.0)
-        board = st.copy()
-        for m in _notation(moves):
-            mv = G.parse_move(board, m)
-            assert G.why_illegal(board, mv) is None, (st.dumps(), m)
-            G.apply(board, mv)
-        # the play-out stops only when no column shows a card some pile wants
-        assert not [m for m in G.legal_moves(board) if m.action != "redeal"]
+        board = replay_until_stuck(st, _notation(moves))
         assert compact(board).cols == cols and compact(board).prog == prog

@@ -17,7 +17,7 @@ from advisor.senior_wrangler_solver import (_Budget, _finish_last, _needs_after,
                                             _session_playout, compact, kings_relaxation, order_cycle, rank_block,
                                             solve)
 from plans import replays_to_a_win
-from sw_positions import G, random_small_position
+from sw_positions import G, random_small_position, replay_until_stuck
 
 fast = solver._fast
 
@@ -105,13 +105,7 @@ def test_c_playout_plays_legal_moves_until_stuck(seed):
         st = random_small_position(rng, 10, 24)
         p = compact(st)
         cols, prog, moves = fast.playout(*_args(p.keys, p.cols, p.prog), p.session, 100 * seed + i, 2.0)
-        board = st.copy()
-        for m in _notation(moves):
-            mv = G.parse_move(board, m)
-            assert G.why_illegal(board, mv) is None, (st.dumps(), m)
-            G.apply(board, mv)
-        assert not [m for m in G.legal_moves(board) if m.action != "redeal"]
-        end = compact(board)
+        end = compact(replay_until_stuck(st, _notation(moves)))
         assert [bytes(c) for c in end.cols] == list(cols) and bytes(end.prog) == prog
 
 
