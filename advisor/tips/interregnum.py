@@ -75,8 +75,6 @@ class _Planner:
                 self.base.append(GAME.needed_rank(state, j) if self.start[j] < PACKET else None)
                 if self.base[-1] is not None:
                     self.base[-1] = rank_add(self.base[-1], -self.start[j])
-        self.memo: dict = {}
-        self.nodes = 0
         self.cut = False
 
     def need(self, lens) -> list[int | None]:
@@ -125,6 +123,7 @@ class _Planner:
         paths = {root: []}
         children: dict = {}
         stack = [root]
+        queued = {root}
         while stack:
             pos = stack.pop()
             kids = []
@@ -137,7 +136,10 @@ class _Planner:
                     paths[nxt] = paths[pos] + [(i, j)]
                 kids.append(((i, j), nxt))
             # depth first, the first build first: each position's build order reads left to right
-            stack.extend(nxt for _, nxt in reversed(kids) if nxt not in children and nxt not in stack)
+            for _, nxt in reversed(kids):
+                if nxt not in queued:
+                    queued.add(nxt)
+                    stack.append(nxt)
             children[pos] = kids
         return paths, children
 
@@ -250,13 +252,12 @@ def plan_builds(state, samples: int = SAMPLES, seed: int = 0, futures: list[list
     first = {move: best_reach(nxt) for move, nxt in children.get(root, [])}
     known = (all(c is not None for pile in p.bottom for c in pile)
              and all(b is not None for b, n in zip(p.base, p.start) if n < PACKET))
-    return {"built": len(paths[chosen]), "most": max(len(paths[pos]) for pos in ends), "plan": paths[chosen],
+    most = max(len(paths[pos]) for pos in ends)
+    return {"built": len(paths[chosen]), "most": most, "plan": paths[chosen],
             "complete": all(n >= PACKET for n in chosen[1]), "all_known": known,
             "value": value[chosen], "first": first, "exhaustive": not p.cut,
             "samples": samples if len(judged) > 1 else 0, "wins": wins.get(chosen), "judged": len(judged),
-            "most_wins": max(wins.values()) if wins else None,
-            "wins_most_built": max((wins[pos] for pos in judged if len(paths[pos]) == max(len(paths[q]) for q in ends)),
-                                   default=None) if wins else None}
+            "wins_most_built": max((w for pos, w in wins.items() if len(paths[pos]) == most), default=None)}
 
 
 def _move(i: int, j: int) -> Move:
