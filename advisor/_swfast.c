@@ -831,6 +831,21 @@ static PyObject *cols_tuple(const Pos *p)
     return t;
 }
 
+/* The position and its context from a function's Python arguments; -1, with the exception set,
+ * on bad input. */
+static int position_args(PyObject *cols, PyObject *prog, PyObject *keys, int session, Pos *p, Ctx *x)
+{
+    if (session < 1 || session > SESSIONS) {
+        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
+        return -1;
+    }
+    uint8_t k[NCOL];
+    if (read_pos(cols, prog, keys, p, k) < 0)
+        return -1;
+    ctx_init(x, k);
+    return 0;
+}
+
 static const char beam_search_doc[] =
     "beam_search(cols, prog, keys, session, seconds, cpu, seed, width, samples, noise, finish_nodes,\n"
     "            blocked_weight, king_weight) -> (plan or None, best, line)\n\n"
@@ -846,21 +861,11 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOidpKiididd", &cols, &prog, &keys, &session, &seconds, &cpu, &seed,
                           &width, &samples, &noise, &finish_nodes, &bw, &kw))
         return NULL;
-    if (session < 1 || session > SESSIONS || width < 1 || samples < 1) {
-        PyErr_SetString(PyExc_ValueError, "session must be 1..8, width and samples at least 1");
+    if (width < 1 || samples < 1) {
+        PyErr_SetString(PyExc_ValueError, "width and samples must be at least 1");
         return NULL;
     }
-    Pos *start = PyMem_Malloc(sizeof(Pos));
-    uint8_t k[NCOL];
-    if (!start)
-        return PyErr_NoMemory();
-    if (read_pos(cols, prog, keys, start, k) < 0) {
-        PyMem_Free(start);
-        return NULL;
-    }
-    Ctx x;
-    ctx_init(&x, k);
-    Params pr = {width, samples, finish_nodes, noise, bw, kw};
+    Pos *start = PyMem_Malloc(sizeof(Pos)), *line = PyMem_Malloc(sizeof(Pos));
     Work w;
     memset(&w, 0, sizeof w);
     size_t ncap = (size_t)width * (size_t)samples + 1;
@@ -870,22 +875,20 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     w.hash = PyMem_Malloc(sizeof(uint64_t) * ncap);
     w.rank = PyMem_Malloc(sizeof(Ranked) * ncap);
     w.fin = PyMem_Calloc(1, sizeof(Finish));
-    if (!w.beam || !w.cand || !w.won || !w.hash || !w.rank || !w.fin) {
-        PyMem_Free(w.beam); PyMem_Free(w.cand); PyMem_Free(w.won);
-        PyMem_Free(w.hash); PyMem_Free(w.rank); PyMem_Free(w.fin); PyMem_Free(start);
-        return PyErr_NoMemory();
+    PyObject *res = NULL;
+    Ctx x;
+    if (!start || !line || !w.beam || !w.cand || !w.won || !w.hash || !w.rank || !w.fin) {
+        PyErr_NoMemory();
+        goto done;
     }
+    if (position_args(cols, prog, keys, session, start, &x) < 0)
+        goto done;
+    Params pr = {width, samples, finish_nodes, noise, bw, kw};
     Clock clk = {cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, 0.0};
     clk.end = clock_now(&clk) + seconds;
     uint64_t rng = seed * 0x2545F4914F6CDD1Dull + 0x1234567ull;
     int start_played = played_of(start);
     int best = start_played, won = 0, have = 0;
-    Pos *line = PyMem_Malloc(sizeof(Pos));
-    if (!line) {
-        PyMem_Free(w.beam); PyMem_Free(w.cand); PyMem_Free(w.won);
-        PyMem_Free(w.hash); PyMem_Free(w.rank); PyMem_Free(w.fin); PyMem_Free(start);
-        return PyErr_NoMemory();
-    }
     memcpy(line, start, sizeof(Pos));
     Py_BEGIN_ALLOW_THREADS
     while (clock_now(&clk) < clk.end) {
@@ -908,30 +911,16 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyObject *plan = won ? moves_list(w.won, 0) : (Py_INCREF(Py_None), Py_None);
     PyObject *ln = moves_list(won ? w.won : line, 0);
-    PyObject *res = (plan && ln) ? Py_BuildValue("(OiO)", plan, won ? TOTAL : best, ln) : NULL;
+    res = (plan && ln) ? Py_BuildValue("(OiO)", plan, won ? TOTAL : best, ln) : NULL;
     Py_XDECREF(plan);
     Py_XDECREF(ln);
+done:
     PyMem_Free(w.beam); PyMem_Free(w.cand); PyMem_Free(w.won);
     PyMem_Free(w.hash); PyMem_Free(w.rank); PyMem_Free(w.fin); PyMem_Free(start); PyMem_Free(line);
     return res;
 }
 
 /* the parts, for the tests that compare them with the Python version */
-
-/* The position and its context from a function's Python arguments; -1, with the exception set,
- * on bad input. */
-static int position_args(PyObject *cols, PyObject *prog, PyObject *keys, int session, Pos *p, Ctx *x)
-{
-    if (session < 1 || session > SESSIONS) {
-        PyErr_SetString(PyExc_ValueError, "session must be 1..8");
-        return -1;
-    }
-    uint8_t k[NCOL];
-    if (read_pos(cols, prog, keys, p, k) < 0)
-        return -1;
-    ctx_init(x, k);
-    return 0;
-}
 
 static PyObject *py_playout(PyObject *self, PyObject *args)
 {
