@@ -1866,8 +1866,9 @@ def _choose_tops(game: Game, state: State, conf: dict, doubts: list[Doubt], riva
         kept, best = None, cost(state)
         for c in others:
             trial = _read_as(game, state, (a, i, j), c.label)
-            if cost(trial) < best:
-                kept, best = (c, trial), cost(trial)
+            judged = cost(trial)
+            if judged < best:
+                kept, best = (c, trial), judged
         if kept is None:
             continue
         c, trial = kept
