@@ -64,11 +64,20 @@ def extent(state: State) -> tuple[float, float]:
     return max(xs), max(ys)
 
 
-def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None, jitter: float = 0.0) -> list[FakeSighting]:
+def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None, jitter: float = 0.0,
+                  index_height: float = INDEX_HEIGHT, index_centre=INDEX_CENTRE, opposite=OPPOSITE,
+                  four_corners: bool = False) -> list[FakeSighting]:
+    """The corner indices a perfect detector reports; the other arguments describe the deck
+    (by default the proportions the reader assumes; a deck of tall cards with small indices differs).
+
+    ``four_corners``: a deck with an index in all four corners. A card covered by the next one of
+    a column fanned downwards then shows its top-right index too (only columns: other fans here
+    are rows, whose next card covers that corner), and the exposed card all four.
+    """
     rng = rng or random.Random(0)
     layout = get_game(state.game).layout(state.options)
     out = []
-    half = np.array([0.1, INDEX_HEIGHT / 2])
+    half = np.array([0.1, index_height / 2])
     for a in layout.areas:
         if not a.on_table or a.kind == "facedown":
             continue
@@ -81,9 +90,14 @@ def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None,
                 if squared and not top:
                     continue
                 corner = np.array(a.position(i, 0 if squared else j))
-                centres = [corner + INDEX_CENTRE]
+                centres = [corner + index_centre]
+                downwards = a.fan[0] == 0.0 and a.fan[1] > 0.0
+                if four_corners and (top or downwards):
+                    centres.append(corner + index_centre + np.array([opposite[0], 0.0]))
                 if top:
-                    centres.append(corner + INDEX_CENTRE + OPPOSITE)
+                    centres.append(corner + index_centre + opposite)
+                    if four_corners:
+                        centres.append(corner + index_centre + np.array([0.0, opposite[1]]))
                 for c in centres:
                     c = c + np.array([rng.gauss(0, jitter), rng.gauss(0, jitter)])
                     quad = _apply(H, np.array([c - half, c + half, [c[0] - half[0], c[1] + half[1]], [c[0] + half[0], c[1] - half[1]]]))

@@ -236,7 +236,10 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
     if len(lone) < 2:
         return
     pts = _apply(Hinv, np.array([c.anchor for c in lone]))
-    every = _apply(Hinv, np.array([c.anchor for c in cards]))
+    # every index seen, not only each card's anchor: in a four-corner deck the top-right index of the
+    # card below may be all that shows a lone index is covered (two of one rank in a column otherwise
+    # pair up as one card's top and bottom corners)
+    every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]))
     d = every[None, :, :] - pts[:, None, :]                                          # [a, other]
     down = ((np.abs(d[..., 0]) < 0.2) & (d[..., 1] > 0.05) & (d[..., 1] < opp[1] - 0.1)).any(axis=1)
     across = ((np.abs(d[..., 1]) < 0.2) & (d[..., 0] > 0.05) & (d[..., 0] < opp[0] - 0.1)).any(axis=1)
@@ -326,13 +329,13 @@ def rectifier(sightings: Sequence[Any]) -> np.ndarray:
     return np.array([[1, 0, mid[0] - m[0]], [0, 1, mid[1] - m[1]], [0, 0, 1.0]]) @ P
 
 
-def estimate_opposite(sightings: Sequence[Any], H: np.ndarray) -> np.ndarray:
+def estimate_opposite(sightings: Sequence[Any], H: np.ndarray, span: tuple = None) -> np.ndarray:
     """Offset on the table from a card's top-left index to its rotated bottom-right one, for this deck.
 
     Decks differ (corner indices sit 0.08-0.13 card widths in, cards are
     1.33-1.67 widths tall): pairs of sightings of one label whose table
-    offset is near the usual one show this deck's; their median is taken
-    when at least three agree.
+    offset lies in ``span`` (default ``OPPOSITE_RANGE``) show this deck's;
+    their median is taken when at least three agree.
     """
     try:
         tab = _apply(np.linalg.inv(H), np.array([_centre(s.box) for s in sightings], dtype=float))
@@ -347,7 +350,7 @@ def estimate_opposite(sightings: Sequence[Any], H: np.ndarray) -> np.ndarray:
             continue
         pts = tab[idx]
         d = (pts[None, :, :] - pts[:, None, :]).reshape(-1, 2)
-        lo, hi = OPPOSITE_RANGE
+        lo, hi = span or OPPOSITE_RANGE
         offs.extend(d[np.all((d > lo) & (d < hi), axis=1)])
     if len(offs) < 3:
         return OPPOSITE
@@ -364,6 +367,20 @@ def estimate_opposite(sightings: Sequence[Any], H: np.ndarray) -> np.ndarray:
 # 0.85-1.25 down, as cards are 1.33-1.67 widths tall), and how closely pairs of one deck agree.
 OPPOSITE_RANGE = (np.array([0.55, 0.6]), np.array([1.0, 1.55]))
 OPPOSITE_AGREE = 0.1
+# The same in pixels over ``estimate_scale``, before the table is known. That scale takes every
+# deck's index to be INDEX_HEIGHT tall, and decks' indices are 0.21-0.37 card widths tall, so an
+# offset may look up to about 1.4 times larger or smaller; perspective adds to it.
+PIXEL_OPPOSITE_RANGE = (np.array([0.4, 0.45]), np.array([1.5, 2.2]))
+
+
+def first_opposite(sightings: Sequence[Any], scale: float) -> np.ndarray:
+    """This deck's corner offset in pixels over ``scale`` (``OPPOSITE`` when too few pairs agree).
+
+    The first grouping needs it: a deck with small indices on tall cards (gnome-orell) has its
+    far index much further from the near one than ``OPPOSITE`` says, and with every card counted
+    twice no alignment fits.
+    """
+    return estimate_opposite(sightings, np.diag([scale, scale, 1.0]), PIXEL_OPPOSITE_RANGE)
 
 
 # -------------------------------------------------------------- 2. register
@@ -971,24 +988,30 @@ def _other_corners(tab: np.ndarray, lone: np.ndarray, owner: np.ndarray, along: 
     further along the fan than one step (a column hides the lower corners of a covered
     card, a row fanned sideways the right-hand ones), so such a corner must belong to the
     exposed card of its pile. Of the corners that can show, the one seating the card
-    nearest a fan step is kept.
+    nearest a fan step is kept, and before it any that seats the card in its fan's chain: a
+    corner that puts it beside a fan, near a step but a long way past its last card, explains
+    nothing.
     """
     arr = _Arrays.of(pl)
     out = tab.copy()
     seated = (owner >= 0) & ok
     for k in np.where(lone)[0]:
-        best, best_cost = None, np.inf
+        best, best_key = None, (True, np.inf)
         for off in (opp, np.array([opp[0], 0.0]), np.array([0.0, opp[1]])):
             pt = tab[k] - off
             cost, al = _place_costs(pt[None, :], pl)
             j = int(np.argmin(cost[0]))
-            if not np.isfinite(cost[0, j]) or cost[0, j] >= best_cost:
+            if not np.isfinite(cost[0, j]):
                 continue
             fl = arr.flen[j]
             covered = fl > 0 and float(off @ arr.unit[j]) > fl
             if covered and np.any(seated & (owner == j) & (along > al[0, j] + 0.5 * fl)):
                 continue        # a corner that only an exposed card shows, but cards lie on top of this one
-            best, best_cost = pt, cost[0, j]
+            trial = tab.copy()
+            trial[k] = pt
+            key = (not bool(_locate(trial, pl)[2][k]), float(cost[0, j]))
+            if key < best_key:
+                best, best_key = pt, key
         if best is not None:
             out[k] = best
     return out
@@ -1069,7 +1092,7 @@ def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
         return []
     sightings = one_per_place(sightings)
     scale = estimate_scale(sightings)
-    cards = group_cards(sightings, scale)
+    cards = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
     pts = np.array([c.anchor for c in cards])
     nxt: dict[int, int] = {}
     for k, p in enumerate(pts):
@@ -1620,7 +1643,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     scale = estimate_scale(sightings)
     template = previous if previous is not None else _template(game, options)
     pl = places(layout, template)
-    first = group_cards(sightings, scale)
+    first = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
     # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
     candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])
@@ -1665,7 +1688,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         base = fit - PROBLEM_COST * min(problems, 5)
         tried.append((base - UNREAD_COST * unread / max(1, len(cards)), base, r))
     if not tried:
-        return Reading(None, sightings=sightings, message=refusal(game.name, len(group_cards(sightings, scale)), best_fit, misfit))
+        return Reading(None, sightings=sightings, message=refusal(game.name, len(first), best_fit, misfit))
     tried.sort(key=lambda t: -t[0])
     _, base, reading = tried[0]
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]

@@ -14,9 +14,9 @@ import random
 import numpy as np
 import pytest
 
-from advisor.engine import Loc, Move, State, games, get_game
+from advisor.engine import Card, Loc, Move, Slot, State, games, get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import estimate_scale, group_cards, group_columns, read_sightings
+from vision.reading import estimate_scale, first_opposite, group_cards, group_columns, read_sightings
 
 GAMES = sorted(games())
 SIZE = (1920, 1080)
@@ -70,6 +70,81 @@ def test_a_layout_in_mid_game_is_read_back(gid):
         game.apply(truth, rng.choice(legal))
     sights, _ = photo(truth, 5)
     r = read_sightings(sights, gid, image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+
+
+# A deck like gnome-orell: cards 1.67 widths tall with indices 0.22 widths tall near the corner, so
+# the far index lies much further from the near one than the reader's usual proportions say.
+TALL_DECK = dict(index_height=0.22, index_centre=np.array([0.09, 0.16]), opposite=np.array([0.82, 1.35]))
+
+
+@pytest.mark.parametrize("gid, seed", [("uncle-remus", 1), ("uncle-remus", 3), ("seven-and-six", 2)])
+def test_a_deck_of_tall_cards_with_small_indices_is_read_back(gid, seed):
+    truth = get_game(gid).new(seed)
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.02, **TALL_DECK)
+    r = read_sightings(sights, gid, image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+
+
+def test_the_first_grouping_finds_the_decks_own_corner_offset():
+    truth = get_game("uncle-remus").new(1)
+    rng = random.Random(1)
+    H = np.diag([100.0, 100.0, 1.0])           # 100 px a card width, seen from straight above
+    sights = sightings_for(truth, H, rng, **TALL_DECK)
+    scale = estimate_scale(sights)              # from the small indices: too small for these cards
+    opp = first_opposite(sights, scale)
+    assert opp * scale == pytest.approx(TALL_DECK["opposite"] * 100.0, rel=0.05)
+    # each face-up card once, not twice
+    assert len(group_cards(sights, scale, opp=opp)) == sum(
+        1 for p in truth.areas["column"] for s in p if s.face_up)
+
+
+def _with_column(gid: str, seed: int, labels: list[str], area: str = "column") -> tuple[State, int]:
+    """A state after random moves in which some pile of ``area`` holds ``len(labels)`` face-up cards, made
+    ``labels`` by swapping each with the card in its place (so every count stays as the game has it).
+    Returns the state and the column."""
+    g = get_game(gid)
+    state, rng = g.new(seed), random.Random(seed)
+    for _ in range(400):
+        cols = [i for i, p in enumerate(state.areas[area]) if sum(s.face_up for s in p) == len(labels)]
+        if cols:
+            break
+        g.apply(state, rng.choice(g.legal_moves(state)))
+    i = cols[0]
+    col = state.areas[area][i]
+    first = len(col) - len(labels)
+    for k, label in enumerate(labels):
+        a, p, j = next((a, p, j) for a, piles in state.areas.items() for p, pile in enumerate(piles)
+                       for j, s in enumerate(pile) if s.card and s.card.label == label)
+        here, there = col[first + k], state.areas[a][p][j]
+        col[first + k], state.areas[a][p][j] = Slot(there.card, here.face_up), Slot(here.card, there.face_up)
+    assert [s.card.label for s in col[first:]] == labels and g.validate(state) == []
+    return state, i
+
+
+def _drop_near(sights, H, point):
+    return [s for s in sights if s is not _nearest(sights, H, point)]
+
+
+def test_two_cards_of_one_rank_in_a_column_seen_by_their_top_right_indices_stay_two_cards():
+    """A four-corner deck: the 8c and 8h of one column show only their top-right index. One lies
+    just where the other's lower corner would: the 7h's top-right index between them shows the
+    lower one is covered, so they are two cards, not one card misread."""
+    from vision.reading import INDEX_CENTRE
+    g = get_game("uncle-remus")
+    truth, i = _with_column("uncle-remus", 4, ["8c", "7h", "6c", "8h", "4d"])
+    rng = random.Random(4)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.01, four_corners=True)
+    area = g.layout(truth.options)["column"]
+    first = len(truth.areas["column"][i]) - 5
+    for j in (first, first + 3):
+        sights = _drop_near(sights, H, np.array(area.position(i, j)) + INDEX_CENTRE)
+    r = read_sightings(sights, "uncle-remus", image_size=SIZE)
     assert r.state is not None, r.message
     assert visible_equal(truth, r.state) == []
 

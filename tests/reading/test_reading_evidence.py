@@ -206,3 +206,45 @@ def test_columns_fanned_at_different_steps_are_not_read_a_step_along():
     truth = State.from_json(fx["truth"])
     assert _visible(r.state) == _visible(truth)
     assert not [d for d in r.doubts if d.kind == "unreadable"]
+
+
+def _rendered(name: str):
+    """A fixture of the render bench: the renderer's own index boxes as sightings, the image size and the true state."""
+    import json
+    from pathlib import Path
+    from advisor.engine import State
+    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / f"{name}-sightings.json").read_text())
+    return ([Sighting(label, tuple(box), 0.99) for label, box in fx["sightings"]], tuple(fx["image_size"]),
+            State.from_json(fx["truth"]))
+
+
+def test_a_deck_of_tall_cards_with_small_indices_seen_low_is_read_whole():
+    # gnome-orell: each card's far index lies further from its near one than the usual proportions
+    # say, so the first grouping counted every card twice and no alignment fitted ("a view no
+    # camera gives"). The grouping now takes the deck's corner offset from the pairs it sees.
+    sights, size, truth = _rendered("uncle-remus-tall-cards")
+    r = read_sightings(sights, "uncle-remus", image_size=size)
+    assert r.state is not None, r.message
+    assert _visible(r.state) == _visible(truth)
+
+
+def test_two_eights_of_one_column_seen_by_their_top_right_indices_are_two_cards():
+    # The 8c's lower corner lies just where the 8h's top-right index is, so the two were merged as
+    # one card misread; the 7h's top-right index between them shows that corner is covered.
+    sights, size, truth = _rendered("uncle-remus-two-eights")
+    r = read_sightings(sights, "uncle-remus", image_size=size)
+    assert r.state is not None, r.message
+    want = _visible(truth)["column"][6]
+    assert want == ["8c", "7h", "6c", "8h", "4d"]
+    assert _visible(r.state)["column"][6] == want
+
+
+def test_a_lone_top_right_index_is_seated_in_its_column_not_beside_another():
+    # The 6h's top-right index, read as a bottom-left corner, lies nearer a fan step of a far column,
+    # where it would break the chain; read as a top-right corner it sits between the 2s and the Kc.
+    sights, size, truth = _rendered("seven-and-six-lone-top-right")
+    r = read_sightings(sights, "seven-and-six", image_size=size)
+    assert r.state is not None, r.message
+    want = _visible(truth)["near-column"][1]
+    assert want == ["2s", "6h", "Kc", "Qd"]
+    assert _visible(r.state)["near-column"][1] == want
