@@ -966,6 +966,7 @@ def assign(cards: Sequence[SeenCard], layout: Layout, H: np.ndarray, opp: np.nda
     alone = np.isfinite(_place_costs(tab, pl)[0]).sum(axis=1) == 1
     if (alone & ~ok & (owner >= 0)).any():
         ok = ok | (alone & _consistent(owner, along, pl, MAX_GAP_ALONE))
+    _fan_ends_on_squared(tab, owner, along, ok, pl)
     _exposed_far_corners(tab, cards, owner, along, ok, pl, opp)
     order = np.argsort(along)
     for k in order:
@@ -1015,6 +1016,43 @@ def _other_corners(tab: np.ndarray, lone: np.ndarray, owner: np.ndarray, along: 
         if best is not None:
             out[k] = best
     return out
+
+
+def _fan_ends_on_squared(tab: np.ndarray, owner: np.ndarray, along: np.ndarray, ok: np.ndarray,
+                         pl: Sequence[Place]) -> None:
+    """Give back to a fan the cards at its end that were taken for cards of a squared pile it runs into.
+
+    A squared place takes every card near it (``_place_costs``), but a long fan may reach it:
+    a Senior Wrangler column of twenty cards ends on the key row, and its last cards lie partly
+    under the key's top card. Of several cards seen on one squared place, each that lies one
+    step past the end of a fan's chain, taken in order along that fan, goes back to the fan.
+    The last one stays: a squared pile always shows its top. ``owner``, ``along`` are updated in place.
+    """
+    arr = _Arrays.of(pl)
+    for j in np.where(arr.flen == 0)[0]:
+        on = list(np.where((owner == j) & ok)[0])
+        if len(on) < 2:
+            continue
+        cost, al = _place_costs(tab[on], pl)
+        moved = True
+        while moved and len(on) > 1:
+            moved = False
+            for f in np.where(arr.flen > 0)[0]:
+                chain = (owner == f) & ok
+                if not chain.any():
+                    continue
+                end, fl = float(along[chain].max()), float(arr.flen[f])
+                nxt = [(al[n, f], n) for n, k in enumerate(on) if np.isfinite(cost[n, f])
+                       and 0.5 * fl < al[n, f] - end < 1.5 * fl]
+                if not nxt:
+                    continue
+                a_f, n = min(nxt)          # the card nearest the fan's end
+                k = on[n]
+                owner[k], along[k] = f, a_f
+                on.pop(n)
+                cost, al = np.delete(cost, n, axis=0), np.delete(al, n, axis=0)
+                moved = True
+                break
 
 
 def _exposed_far_corners(tab: np.ndarray, cards: Sequence[SeenCard], owner: np.ndarray, along: np.ndarray,

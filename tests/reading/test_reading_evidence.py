@@ -248,3 +248,15 @@ def test_a_lone_top_right_index_is_seated_in_its_column_not_beside_another():
     want = _visible(truth)["near-column"][1]
     assert want == ["2s", "6h", "Kc", "Qd"]
     assert _visible(r.state)["near-column"][1] == want
+
+
+def test_the_end_of_a_long_column_that_reaches_the_key_row_stays_in_its_column():
+    # Both the column's last card and the key's top are seen on key 6's place; the column's card
+    # lies one fan step past the column's end, so it goes back to the column and the key keeps its top.
+    sights, size, truth = _rendered("senior-wrangler-column-on-key")
+    r = read_sightings(sights, "senior-wrangler", image_size=size)
+    assert r.state is not None, r.message
+    want, key = _visible(truth)["column"][5], _visible(truth)["key"][5]
+    assert want[-1] == "Kc" and key[-1] == "As"
+    assert _visible(r.state)["column"][5][-1] == "Kc" and len(_visible(r.state)["column"][5]) == len(want)
+    assert _visible(r.state)["key"][5][-1] == "As"
