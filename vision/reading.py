@@ -1684,10 +1684,12 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     first = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
     # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
     candidates = register(first, layout, scale, template)
+    shifted = _towards_the_heads(candidates[0], layout) if candidates else []
+    candidates = candidates[:1] + shifted + candidates[1:]
     q0 = np.array([c.anchor for c in first])
     shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
-    limit = MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS
+    limit = (MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS) + len(shifted)
     if max(shares, default=0.0) < 0.5:
         # The first grouping is judged in pixels. Seen steeply, a four-corner deck's far indices can
         # stay apart from their cards, so most cards count twice and fit nowhere; before refusing
@@ -1699,7 +1701,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
+    moved_back = {id(H) for _, H in shifted}
     for (_, H), share0 in list(zip(candidates, shares))[:limit]:
+        handicap = SHIFT_COST if id(H) in moved_back else 0.0
         if share0 < best_fit - 0.15 or share0 < 0.5:
             continue
         # Again, on the table plane now that it is known, with this deck's corner offsets.
@@ -1723,7 +1727,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # what the rules found impossible, before or after the repair, counts against an alignment
         problems = sum(1 for d in r.doubts if d.kind in ("impossible", "impossible-read"))
         unread = sum(1 for d in r.doubts if d.kind == "unreadable")
-        base = fit - PROBLEM_COST * min(problems, 5)
+        base = fit - PROBLEM_COST * min(problems, 5) - handicap
         tried.append((base - UNREAD_COST * unread / max(1, len(cards)), base, r))
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(game.name, len(first), best_fit, misfit))
@@ -1740,6 +1744,28 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         reading.doubts.insert(0, Doubt(f"the cards fit the {game.name} layout in {len(rivals) + 1} positions equally well; "
                                        "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
     return reading
+
+
+# A fan-step shift of the voted alignment (``_towards_the_heads``) must explain the cards better by
+# more than this, in fit or in missed indices supposed (UNREAD_COST over the cards: about 0.05 is a
+# card in six fewer supposed missed): as a tie-break it would choose fewer face-down cards for no reason.
+SHIFT_COST = 0.05
+
+
+def _towards_the_heads(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
+    """The best alignment moved one and two fan steps back along fans that start face down.
+
+    Face-down cards show no index, so the cards seen fit such fans as well a few steps further
+    along, with more cards supposed face down and, where a column has fewer, face-up cards
+    supposed missed. Voting finds the alignment from the first few places of each fan, so
+    when most columns hold the deal's face-down cards it can miss the right one altogether;
+    reading these too lets the rules and the missed-index count decide."""
+    fans = {a.fan for a in layout.areas if a.on_table and a.face == "mixed" and a.fan != (0.0, 0.0)}
+    if len(fans) != 1:
+        return []
+    fx, fy = fans.pop()
+    fit, H = best
+    return [(fit, H @ np.array([[1.0, 0, k * fx], [0, 1.0, k * fy], [0, 0, 1.0]])) for k in (1, 2)]
 
 
 def _table_share(sightings: Sequence[Any], scale: float, H: np.ndarray, pl: Sequence[Place], layout: Layout) -> float:
