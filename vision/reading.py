@@ -1684,12 +1684,19 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     first = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
     # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
     candidates = register(first, layout, scale, template)
-    shifted = _towards_the_heads(candidates[0], layout) if candidates else []
-    candidates = candidates[:1] + shifted + candidates[1:]
     q0 = np.array([c.anchor for c in first])
     shares = [_fit_share(H, q0, pl, layout) for _, H in candidates]
     # A handful of cards fits a big layout in many places: try more alignments then (each is cheap).
-    limit = (MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS) + len(shifted)
+    limit = MAX_ALIGNMENTS if len(first) > 6 else 4 * MAX_ALIGNMENTS
+    # the look-alikes of the alignment that explains most cards under a possible view, read right after it
+    possible = [k for k, (_, H) in enumerate(candidates[:limit]) if _plausible_size(H, sightings)]
+    shifted = []
+    if possible:
+        k = max(possible, key=lambda k: shares[k])
+        shifted = look_alikes(candidates[k], layout)
+        candidates[k + 1:k + 1] = shifted
+        shares[k + 1:k + 1] = [_fit_share(H, q0, pl, layout) for _, H in shifted]
+        limit += len(shifted)
     if max(shares, default=0.0) < 0.5:
         # The first grouping is judged in pixels. Seen steeply, a four-corner deck's far indices can
         # stay apart from their cards, so most cards count twice and fit nowhere; before refusing
@@ -1746,26 +1753,31 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     return reading
 
 
-# A fan-step shift of the voted alignment (``_towards_the_heads``) must explain the cards better by
-# more than this, in fit or in missed indices supposed (UNREAD_COST over the cards: about 0.05 is a
-# card in six fewer supposed missed): as a tie-break it would choose fewer face-down cards for no reason.
+# A shift of the voted alignment (``look_alikes``) must explain the cards better by more than this,
+# in fit or in missed indices supposed (UNREAD_COST over the cards: about 0.05 is one card in six
+# fewer supposed missed): as a tie-break it would choose fewer face-down cards for no reason.
 SHIFT_COST = 0.05
 
 
-def _towards_the_heads(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
-    """The best alignment moved one and two fan steps back along fans that start face down.
+def look_alikes(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
+    """The best alignment moved to where the layout repeats itself: one pile along each row of
+    piles either way, and one and two fan steps back along fans that start face down.
 
-    Face-down cards show no index, so the cards seen fit such fans as well a few steps further
-    along, with more cards supposed face down and, where a column has fewer, face-up cards
-    supposed missed. Voting finds the alignment from the first few places of each fan, so
-    when most columns hold the deal's face-down cards it can miss the right one altogether;
-    reading these too lets the rules and the missed-index count decide."""
+    Voting finds the alignment from the first few places of each pile, and a layout of
+    equally spaced piles fits the cards nearly as well one pile along (a Pendulum deal was
+    read a column over, every card wrong, with the right alignment never tried). Face-down
+    cards show no index, so the cards seen fit such fans as well a few steps further along,
+    with more cards supposed face down and, where a column has fewer, face-up cards supposed
+    missed; when most columns hold the deal's face-down cards voting can find only that one.
+    Reading these too lets the fit, the rules and the missed-index count decide."""
+    moves = {a.step for a in layout.areas if a.on_table and a.count > 1 and a.step != (0.0, 0.0)}
+    shifts = [(k * x, k * y) for x, y in sorted(moves) for k in (1, -1)]
     fans = {a.fan for a in layout.areas if a.on_table and a.face == "mixed" and a.fan != (0.0, 0.0)}
-    if len(fans) != 1:
-        return []
-    fx, fy = fans.pop()
+    if len(fans) == 1:
+        fx, fy = fans.pop()
+        shifts += [(k * fx, k * fy) for k in (1, 2)]
     fit, H = best
-    return [(fit, H @ np.array([[1.0, 0, k * fx], [0, 1.0, k * fy], [0, 0, 1.0]])) for k in (1, 2)]
+    return [(fit, H @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])) for dx, dy in shifts]
 
 
 def _table_share(sightings: Sequence[Any], scale: float, H: np.ndarray, pl: Sequence[Place], layout: Layout) -> float:

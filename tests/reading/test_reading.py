@@ -149,6 +149,17 @@ def test_two_cards_of_one_rank_in_a_column_seen_by_their_top_right_indices_stay_
     assert visible_equal(truth, r.state) == []
 
 
+def test_a_layout_the_voting_finds_one_pile_along_is_read_where_it_lies():
+    # Pendulum's rows of eight equally spaced places fit this deal about as well one place to the
+    # right (share 0.85), and voting never offered the right alignment: every card was read wrong.
+    # The best alignment's look-alikes one pile along either way are read too.
+    truth = get_game("pendulum").new(6)
+    sights, _ = photo(truth, 6)
+    r = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+
+
 def test_a_steep_and_turned_photo_still_gives_straight_columns():
     truth = get_game("senior-wrangler").new(7)
     sights, _ = photo(truth, 7, tilt=0.45, rotation=20)
