@@ -118,9 +118,10 @@ def write_dataset_yaml(work: Path) -> Path:
 
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
-          hours: float | None = None, single_cls: bool = True, scale_aug: float = 0.3):
+          hours: float | None = None, single_cls: bool = True, scale_aug: float = 0.3, lr0: float = 0.002):
     """Train from a config yaml (random init) or continue from our own ``.pt``.  ``hours`` bounds the wall time:
-    ultralytics then fits the epochs (and the LR schedule) into that budget."""
+    ultralytics then fits the epochs (and the LR schedule) into that budget. ``lr0`` is the peak learning
+    rate (lower when continuing trained weights)."""
     from ultralytics import YOLO
     import ultralytics.utils.torch_utils as tu
     # ultralytics trains on the CPU with cpu_count() - 1 threads: one thread on a 2-core machine.
@@ -136,7 +137,7 @@ def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, worke
     model.train(data=str((work / "dataset.yaml").resolve()), epochs=epochs, imgsz=imgsz, batch=batch,
                 device="cpu", workers=workers, project=str(proj), name=name, exist_ok=True, plots=False,
                 amp=False, pretrained=init, val=False, verbose=True, seed=0, deterministic=False,
-                single_cls=single_cls, optimizer="AdamW", lr0=0.002, cos_lr=False, warmup_epochs=0.5,
+                single_cls=single_cls, optimizer="AdamW", lr0=lr0, cos_lr=False, warmup_epochs=0.5,
                 fliplr=flip, flipud=flip, mosaic=1.0, mixup=0.0, degrees=0, hsv_h=0.02, scale=scale_aug,
                 translate=0.1, close_mosaic=2, patience=1000, cache=True, **kw)
     w = proj / name / "weights"
@@ -265,6 +266,8 @@ def main(argv=None) -> int:
     ap.add_argument("--imgsz", type=int, default=320, help="detector input size: scenes are seen at imgsz/size scale")
     ap.add_argument("--epochs", type=int, default=40, help="upper bound; --hours usually decides")
     ap.add_argument("--hours", type=float, default=1.0, help="detector training wall-time budget (ultralytics time=)")
+    ap.add_argument("--lr0", type=float, default=0.002,
+                    help="detector peak learning rate (AdamW); 0.001 when continuing our own .pt (session 18)")
     ap.add_argument("--cls-epochs", type=int, default=10, help="index classifier epochs")
     ap.add_argument("--cls-width", type=float, default=1.5, help="index classifier width (channels x 16-32-64-128)")
     ap.add_argument("--cls-crop", type=int, default=CROP,
@@ -360,7 +363,7 @@ def main(argv=None) -> int:
         log("training the corner-index detector")
         t = time.time()
         best = train(work, a.model, a.epochs, a.imgsz, a.batch, a.workers, a.name, None if a.smoke else a.hours,
-                     scale_aug=a.scale_aug)
+                     scale_aug=a.scale_aug, lr0=a.lr0)
         train_s = round(time.time() - t)
         log(f"trained in {train_s}s: {best}")
     onnx = export_onnx(best, a.imgsz)
@@ -374,7 +377,7 @@ def main(argv=None) -> int:
     log(f"classifier trained in {time.time() - t:.0f}s")
     metrics = {"command": " ".join(sys.argv), "train_decks": train_decks + [Path(f).name for f in fdirs],
                "heldout_deck_names": held,
-               "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model, "scale_aug": a.scale_aug,
+               "images": a.images, "hours": a.hours, "imgsz": a.imgsz, "model": a.model, "lr0": a.lr0, "scale_aug": a.scale_aug,
                "detector_train_seconds": train_s, "classifier": cls_summary}
     return settle_and_evaluate(a, work, out, names, cls_name, scene_scale, metrics)
 

@@ -1693,7 +1693,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     shifted = []
     if possible:
         k = max(possible, key=lambda k: shares[k])
-        shifted = look_alikes(candidates[k], layout)
+        # (each reading costs a tenth of a second or more: a look-alike that explains fewer cards can't win)
+        shifted = [(f, H) for f, H in look_alikes(candidates[k], layout)
+                   if _fit_share(H, q0, pl, layout) >= shares[k] - LOOK_ALIKE_SLACK]
         candidates[k + 1:k + 1] = shifted
         shares[k + 1:k + 1] = [_fit_share(H, q0, pl, layout) for _, H in shifted]
         limit += len(shifted)
@@ -1757,6 +1759,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
 # in fit or in missed indices supposed (UNREAD_COST over the cards: about 0.05 is one card in six
 # fewer supposed missed): as a tie-break it would choose fewer face-down cards for no reason.
 SHIFT_COST = 0.05
+# A look-alike is read only if it explains nearly as many cards as the alignment it was moved from.
+LOOK_ALIKE_SLACK = 0.02
 
 
 def look_alikes(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
