@@ -329,7 +329,7 @@ def rectifier(sightings: Sequence[Any]) -> np.ndarray:
     return np.array([[1, 0, mid[0] - m[0]], [0, 1, mid[1] - m[1]], [0, 0, 1.0]]) @ P
 
 
-def estimate_opposite(sightings: Sequence[Any], H: np.ndarray, span: tuple = None) -> np.ndarray:
+def estimate_opposite(sightings: Sequence[Any], H: np.ndarray, span: tuple | None = None) -> np.ndarray:
     """Offset on the table from a card's top-left index to its rotated bottom-right one, for this deck.
 
     Decks differ (corner indices sit 0.08-0.13 card widths in, cards are
@@ -1694,10 +1694,11 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     if possible:
         k = max(possible, key=lambda k: shares[k])
         # (each reading costs a tenth of a second or more: a look-alike that explains fewer cards can't win)
-        shifted = [(f, H) for f, H in look_alikes(candidates[k], layout)
-                   if _fit_share(H, q0, pl, layout) >= shares[k] - LOOK_ALIKE_SLACK]
+        judged = [(_fit_share(H, q0, pl, layout), (f, H)) for f, H in look_alikes(candidates[k], layout)]
+        judged = [(share, c) for share, c in judged if share >= shares[k] - LOOK_ALIKE_SLACK]
+        shifted = [c for _, c in judged]
         candidates[k + 1:k + 1] = shifted
-        shares[k + 1:k + 1] = [_fit_share(H, q0, pl, layout) for _, H in shifted]
+        shares[k + 1:k + 1] = [share for share, _ in judged]
         limit += len(shifted)
     if max(shares, default=0.0) < 0.5:
         # The first grouping is judged in pixels. Seen steeply, a four-corner deck's far indices can
@@ -1710,9 +1711,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
     tried: list[tuple[float, float, Reading]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
-    moved_back = {id(H) for _, H in shifted}
+    look_alike = {id(H) for _, H in shifted}
     for (_, H), share0 in list(zip(candidates, shares))[:limit]:
-        handicap = SHIFT_COST if id(H) in moved_back else 0.0
+        handicap = SHIFT_COST if id(H) in look_alike else 0.0
         if share0 < best_fit - 0.15 or share0 < 0.5:
             continue
         # Again, on the table plane now that it is known, with this deck's corner offsets.

@@ -48,7 +48,10 @@ def photo(state: State, seed: int, **cam):
 # ------------------------------------------------------------ placement
 
 
-@pytest.mark.parametrize("gid, seed", [(g, s) for g in GAMES for s in (1, 2)])
+# Pendulum seed 6: its rows of eight equally spaced places fit the deal about as well one place to
+# the right (share 0.85), and voting never offered the right alignment, so every card was read wrong
+# until the best alignment's look-alikes one pile along were read too.
+@pytest.mark.parametrize("gid, seed", [(g, s) for g in GAMES for s in (1, 2)] + [("pendulum", 6)])
 def test_a_dealt_layout_is_read_back_from_an_angled_view(gid, seed):
     truth = get_game(gid).new(seed)
     sights, _ = photo(truth, seed)
@@ -103,19 +106,19 @@ def test_the_first_grouping_finds_the_decks_own_corner_offset():
         1 for p in truth.areas["column"] for s in p if s.face_up)
 
 
-def _with_column(gid: str, seed: int, labels: list[str], area: str = "column") -> tuple[State, int]:
-    """A state after random moves in which some pile of ``area`` holds ``len(labels)`` face-up cards, made
+def _with_column(gid: str, seed: int, labels: list[str]) -> tuple[State, int]:
+    """A state after random moves in which some column holds ``len(labels)`` face-up cards, made
     ``labels`` by swapping each with the card in its place (so every count stays as the game has it).
     Returns the state and the column."""
     g = get_game(gid)
     state, rng = g.new(seed), random.Random(seed)
     for _ in range(400):
-        cols = [i for i, p in enumerate(state.areas[area]) if sum(s.face_up for s in p) == len(labels)]
+        cols = [i for i, p in enumerate(state.areas["column"]) if sum(s.face_up for s in p) == len(labels)]
         if cols:
             break
         g.apply(state, rng.choice(g.legal_moves(state)))
     i = cols[0]
-    col = state.areas[area][i]
+    col = state.areas["column"][i]
     first = len(col) - len(labels)
     for k, label in enumerate(labels):
         a, p, j = next((a, p, j) for a, piles in state.areas.items() for p, pile in enumerate(piles)
@@ -145,17 +148,6 @@ def test_two_cards_of_one_rank_in_a_column_seen_by_their_top_right_indices_stay_
     for j in (first, first + 3):
         sights = _drop_near(sights, H, np.array(area.position(i, j)) + INDEX_CENTRE)
     r = read_sightings(sights, "uncle-remus", image_size=SIZE)
-    assert r.state is not None, r.message
-    assert visible_equal(truth, r.state) == []
-
-
-def test_a_layout_the_voting_finds_one_pile_along_is_read_where_it_lies():
-    # Pendulum's rows of eight equally spaced places fit this deal about as well one place to the
-    # right (share 0.85), and voting never offered the right alignment: every card was read wrong.
-    # The best alignment's look-alikes one pile along either way are read too.
-    truth = get_game("pendulum").new(6)
-    sights, _ = photo(truth, 6)
-    r = read_sightings(sights, "pendulum", image_size=SIZE)
     assert r.state is not None, r.message
     assert visible_equal(truth, r.state) == []
 
