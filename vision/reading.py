@@ -373,19 +373,21 @@ OPPOSITE_AGREE = 0.1
 PIXEL_OPPOSITE_RANGE = (np.array([0.4, 0.45]), np.array([1.5, 2.2]))
 
 
-def first_opposite(sightings: Sequence[Any], scale: float) -> np.ndarray:
-    """The corner offset for the first grouping, in pixels over ``scale``: this deck's, where it
-    pairs more indices into cards than ``OPPOSITE`` does.
+def first_grouping(sightings: Sequence[Any], scale: float) -> list[SeenCard]:
+    """The cards the sightings make before the table is known, paired by this deck's own corner
+    offset (in pixels over ``scale``) where it pairs more indices into cards than ``OPPOSITE`` does.
 
     A deck with small indices on tall cards (gnome-orell) has its far index much further from
     the near one than ``OPPOSITE`` says, and with every card counted twice no alignment fits.
     But the pairs that agree on an offset are not always one card's corners: on some real-dev
     photos of rows of cards they agree on another offset, which pairs fewer (up to a third more cards).
     """
+    usual = group_cards(sightings, scale)
     own = estimate_opposite(sightings, np.diag([scale, scale, 1.0]), PIXEL_OPPOSITE_RANGE)
     if np.allclose(own, OPPOSITE):
-        return OPPOSITE
-    return own if len(group_cards(sightings, scale, opp=own)) < len(group_cards(sightings, scale)) else OPPOSITE
+        return usual
+    mine = group_cards(sightings, scale, opp=own)
+    return mine if len(mine) < len(usual) else usual
 
 
 # -------------------------------------------------------------- 2. register
@@ -1135,7 +1137,7 @@ def group_columns(sightings: Sequence[Any]) -> list[list[SeenCard]]:
         return []
     sightings = one_per_place(sightings)
     scale = estimate_scale(sightings)
-    cards = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
+    cards = first_grouping(sightings, scale)
     pts = np.array([c.anchor for c in cards])
     nxt: dict[int, int] = {}
     for k, p in enumerate(pts):
@@ -1686,7 +1688,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     scale = estimate_scale(sightings)
     template = previous if previous is not None else _template(game, options)
     pl = places(layout, template)
-    first = group_cards(sightings, scale, opp=first_opposite(sightings, scale))
+    first = first_grouping(sightings, scale)
     # (``rectifier`` is not used here: on rendered photos its size-based horizon was too noisy and cost more than it gave)
     candidates = register(first, layout, scale, template)
     q0 = np.array([c.anchor for c in first])

@@ -16,7 +16,8 @@ import pytest
 
 from advisor.engine import Card, Loc, Move, Slot, State, games, get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import estimate_scale, first_opposite, group_cards, group_columns, read_sightings
+from vision.reading import (PIXEL_OPPOSITE_RANGE, estimate_opposite, estimate_scale, first_grouping, group_cards,
+                            group_columns, read_sightings)
 
 GAMES = sorted(games())
 SIZE = (1920, 1080)
@@ -99,10 +100,10 @@ def test_the_first_grouping_finds_the_decks_own_corner_offset():
     H = np.diag([100.0, 100.0, 1.0])           # 100 px a card width, seen from straight above
     sights = sightings_for(truth, H, rng, **TALL_DECK)
     scale = estimate_scale(sights)              # from the small indices: too small for these cards
-    opp = first_opposite(sights, scale)
+    opp = estimate_opposite(sights, np.diag([scale, scale, 1.0]), PIXEL_OPPOSITE_RANGE)
     assert opp * scale == pytest.approx(TALL_DECK["opposite"] * 100.0, rel=0.05)
     # each face-up card once, not twice
-    assert len(group_cards(sights, scale, opp=opp)) == sum(
+    assert len(first_grouping(sights, scale)) == sum(
         1 for p in truth.areas["column"] for s in p if s.face_up)
 
 
