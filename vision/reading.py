@@ -1176,6 +1176,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
     for the top place of each squared pile where several cards were seen the other cards
     seen there (``repair`` lets the rules choose between them)."""
     layout = game.layout(options)
+    piles = dict(piles)
     template = previous if previous is not None else _template(game, options)
     doubts: list[Doubt] = []
     conf: dict[tuple[str, int, int], float] = {}
@@ -1185,6 +1186,10 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         if _growing(a):
             n = max([n] + [i + 1 for (name, i) in piles if name == a.name])
         areas[a.name] = [[] for _ in range(n)]
+        if a.fan != (0.0, 0.0):
+            for i in range(n):
+                if piles.get((a.name, i)):
+                    piles[(a.name, i)] = merge_repeats(piles[(a.name, i)], math.hypot(*a.fan))
         step = _area_step(a, [piles.get((a.name, i), []) for i in range(n)])
         for i in range(n):
             prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
@@ -1271,6 +1276,34 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
     return state, conf, doubts
 
 
+# Fan steps: two cards of one label read closer than this along one fan are one index read twice.
+REPEAT = 0.6
+
+
+def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
+    """One fan's cards, with a card read twice a fraction of a step apart taken as one.
+
+    In a tight fan an index box is little taller than the step, and the detector may
+    box one index twice, the second box straddling the next card's index. Kept as two
+    cards, the repeat takes a fan place of its own, and every card after it is read a
+    place too far (Senior Wrangler, rendered: whole columns a place off). Two copies of
+    one card lie a full step apart or more, so a repeat this close is one card; the
+    surer reading keeps its place.
+    """
+    out: list[SeenCard] = []
+    for c in seen:
+        last = out[-1] if out else None
+        if (last is not None and c.label == last.label and c.along is not None and last.along is not None
+                and abs(c.along - last.along) < REPEAT * flen):
+            keep, other = (last, c) if last.conf >= c.conf else (c, last)
+            keep.boxes = last.boxes + c.boxes
+            _keep_likeliest(keep.readings, other.readings.items())
+            out[-1] = keep
+            continue
+        out.append(c)
+    return out
+
+
 DEPTH_SEARCH = 13   # deepest squared pile tried when the game cannot say how deep a pile is
 
 
@@ -1335,7 +1368,12 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     alongs = _alongs(seen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
         lead = max(0, int(round((seen[0].along - SLACK) / step)))
-    slots, margin = _fan_fit(alongs, step) if flen > 0 and alongs is not None else (np.arange(len(seen)), math.inf)
+    slots, margin = (_fan_fit(alongs, step, np.array([c.conf for c in seen])) if flen > 0 and alongs is not None
+                     else (np.arange(len(seen)), math.inf))
+    # cards the fit leaves out: boxes around an index twice, or between two; named beside the card nearest them
+    left_out = [c for c, k in zip(seen, slots) if k < 0]
+    seen = [c for c, k in zip(seen, slots) if k >= 0]
+    slots = slots[slots >= 0]
     first_gap = None
     taken: set[int] = set()
     for n, c in enumerate(seen):
@@ -1362,6 +1400,11 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         if readings is not None:
             readings[(a.name, i, len(pile) - 1)] = c.readings
         _misread_doubt(a.name, i, len(pile) - 1, c, doubts)
+        for x in left_out:
+            if min(seen, key=lambda o: abs(o.along - x.along)) is c and x.label != c.label:
+                doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: read as {Card.parse(c.label).pretty}, "
+                                    f"but {Card.parse(x.label).pretty} was also read where no card of the fan lies: check it",
+                                    a.name, i, len(pile) - 1, "low-confidence"))
     if first_gap is not None:
         # The places with no index seen were counted from the fan's spacing, and a
         # spacing a little off moves every card after them a place: the whole fan is in doubt.
@@ -1430,36 +1473,71 @@ def fill_gaps(weak: Sequence[Any], layout: Layout, H: np.ndarray, opp: np.ndarra
 STEP_SPREAD = 0.1
 
 
-def _fan_fit(along: np.ndarray, step: float) -> tuple[np.ndarray, float]:
+def _fan_fit(along: np.ndarray, step: float, conf: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Which fan place (counted from the first card seen) each card seen in one fan holds,
-    and how much worse the best fit with another number of missed places is (in log-odds).
+    and how much worse the best fit with another number of places is (in log-odds).
 
     Each hypothesis is a step for this fan (near the photo's ``step``) and where its
-    grid starts; each card goes to its nearest grid place after the one before. The
-    cost weighs how far the cards sit off their places (``STEP_NOISE``), the missed
-    indices it supposes (``MISSED_COST`` each) and how far the fan's step is from the
-    photo's (``STEP_SPREAD``). A gap one and a half steps wide is thus judged against the
+    grid starts. The cost weighs how far the cards sit off their places (``STEP_NOISE``),
+    the missed indices it supposes (``MISSED_COST`` each) and how far the fan's step is from
+    the photo's (``STEP_SPREAD``). A gap one and a half steps wide is thus judged against the
     whole fan: rounded on its own, it was one step, and every later card a place off.
+
+    A card between the first and the last may also be left out (place -1), at ``PHANTOM_COST`` and more the
+    surer its reading (``conf``): the detector boxes some indices twice or between two
+    cards, and a place taken by such a box moves every later card of the fan a place on.
     A small margin means a fan a little looser than the rest could as well hide a missed index.
     """
-    rel = along - along[0]
-    if len(rel) < 2:
-        return np.zeros(len(rel), int), math.inf
+    rel = np.asarray(along, float) - along[0]
+    n = len(rel)
+    if n < 2:
+        return np.zeros(n, int), math.inf
+    conf = np.zeros(n) if conf is None else np.asarray(conf, float)
     sigma = STEP_NOISE * step
     steps = step * np.linspace(0.7, 1.45, 31)                          # hypotheses: each step with each grid start
     s = np.repeat(steps, 7)[:, None]
     b = (steps[:, None] * np.linspace(-0.3, 0.3, 7)).reshape(-1, 1)
-    m = np.round((rel[None, :] - b) / s)
-    m = m - m[:, :1]
-    k = np.arange(len(rel))
-    m = np.maximum.accumulate(m - k, axis=1) + k                       # two cards cannot share a place
-    cost = (np.sum((rel[None, :] - b - m * s) ** 2, axis=1) / (2 * sigma ** 2)
-            + MISSED_COST * (m[:, -1] - (len(rel) - 1)) + np.log(s[:, 0] / step) ** 2 / (2 * STEP_SPREAD ** 2))
-    k_best = int(np.argmin(cost))
-    best = m[k_best]
-    other = m[:, -1] != best[-1]
-    margin = float(np.min(cost[other]) - cost[k_best]) if other.any() else math.inf
-    return best.astype(int), margin
+    n_places = int(max(2, np.ceil(max(0.0, rel.max()) / steps[0]) + 3))
+    m = np.arange(n_places)[None, :]
+    # best[h, k]: the cheapest way to place the cards so far with the last one kept at place k
+    best = np.full((len(s), n_places), np.inf)
+    best[:, 0] = ((rel[0] - b[:, 0]) ** 2) / (2 * sigma ** 2)
+    came = np.zeros((n, len(s), n_places), np.int32)                   # place of the card kept before (-1: this one dropped)
+    for i in range(1, n):
+        # cheapest earlier place k' < k, with the missed places between: min(best[k'] - MISSED*k') + MISSED*(k-1)
+        shifted = best - MISSED_COST * m
+        run = np.minimum.accumulate(shifted, axis=1)
+        arg = np.zeros_like(run, dtype=np.int32)
+        for k in range(1, n_places):      # where each running minimum was taken (n_places is small)
+            arg[:, k] = np.where(shifted[:, k] < run[:, k - 1], k, arg[:, k - 1])
+        before = np.full_like(best, np.inf)
+        before[:, 1:] = run[:, :-1] + MISSED_COST * (m[:, 1:] - 1)
+        fit = ((rel[i] - b - m * s) ** 2) / (2 * sigma ** 2)
+        take = before + fit
+        # (never the last card: the fan's end shows its whole index, and a fan ends where it does)
+        drop = best + (PHANTOM_COST + PHANTOM_CONF * conf[i] if i < n - 1 else np.inf)
+        came[i] = np.where(take < drop, np.c_[np.full((len(s), 1), -2), arg[:, :-1]], -1)
+        best = np.minimum(take, drop)
+    total = best + (np.log(s / step) ** 2 / (2 * STEP_SPREAD ** 2))
+    h, k = np.unravel_index(int(np.argmin(total)), total.shape)
+    other = np.ones_like(total, bool)
+    other[:, k] = False
+    margin = float(total[other].min() - total[h, k]) if np.isfinite(total[other]).any() else math.inf
+    places = np.full(n, -1, int)
+    for i in range(n - 1, 0, -1):
+        prev = int(came[i, h, k])
+        if prev == -1:
+            continue               # dropped: the last place kept stays k
+        places[i] = k
+        k = prev
+    places[0] = 0
+    return places, margin
+
+
+# Log-odds against a card seen in a fan being no card of its own (a box around one index twice,
+# or between two): a little more than a missed index, and more the surer its reading.
+PHANTOM_COST = 3.0
+PHANTOM_CONF = 3.0
 
 
 def _photo_step(gaps: np.ndarray, flen: float) -> float:
