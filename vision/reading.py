@@ -184,6 +184,7 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
                                       [tuple(map(float, sightings[k].box)) for k in mine],
                                       readings=_pooled_readings([sightings[k] for k in mine])))
     if H is not None:
+        _complete_corners(cards, Hinv, tol, opp)
         _merge_misread(cards, Hinv, tol, opp)
     return cards
 
@@ -264,6 +265,65 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
             gone.add(b if keep is lone[a] else a)
     drop = {id(lone[k]) for k in gone}
     cards[:] = [c for c in cards if id(c) not in drop]
+
+
+def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.ndarray = OPPOSITE) -> None:
+    """Cards whose indices together lie at the corners of one card, with nothing on it between, are one card.
+
+    A fully shown card of a four-corner deck may give three indices one label and the fourth
+    another, or its indices of one label may pair up as two cards (the offsets of a deck with
+    tall cards): the label the most indices agree on is kept, the other remembered for a
+    doubt. Two labels must be readings one index could give (``_look_alike``), and one side
+    must be a lone index. No other index may lie inside the card or on an edge between its
+    corners: one that does shows the card is covered there, by a card lying further along.
+    """
+    every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]).reshape(-1, 2))
+    owner = np.array([k for k, c in enumerate(cards) for _ in c.boxes])
+    gone: set[int] = set()
+    for k, c in enumerate(cards):
+        if k in gone:
+            continue
+        for m, card in enumerate(cards):
+            if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)):
+                continue
+            if card.label != c.label and (len(c.boxes) > 1 or not _look_alike(card, c)):
+                continue
+            pts = every[(owner == k) | (owner == m)]
+            if len(pts) > 4 or not _one_card(pts, tol, opp):
+                continue
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            o = every[(owner != k) & (owner != m)]
+            # inside the card, or on an edge between two corners (a row or column lying on it)
+            between = (o > lo + 0.12) & (o < hi - 0.12)
+            near = (o > lo - 0.12) & (o < hi + 0.12)
+            if ((between[:, 0] & near[:, 1]) | (between[:, 1] & near[:, 0])).any():
+                continue
+            if c.label != card.label:
+                card.others.append(c.label)
+            else:
+                card.conf = max(card.conf, c.conf)
+            card.boxes = card.boxes + c.boxes
+            _keep_likeliest(card.readings, c.readings.items())
+            mine = every[owner == m]
+            if every[owner == k].sum(axis=1).min() < mine.sum(axis=1).min():
+                card.anchor = c.anchor       # the anchor is the top-left index
+            owner[owner == k] = m
+            gone.add(k)
+            break
+    cards[:] = [c for k, c in enumerate(cards) if k not in gone]
+
+
+def _one_card(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
+    """Whether the table points ``pts`` lie at distinct corners of one card (``opp`` apart)."""
+    for p in pts:
+        for sx in (1.0, -1.0):
+            for sy in (1.0, -1.0):
+                corners = p + np.array([[0.0, 0.0], [sx * opp[0], 0.0], [0.0, sy * opp[1]], [sx * opp[0], sy * opp[1]]])
+                d = np.linalg.norm(pts[:, None, :] - corners[None, :, :], axis=2)
+                at = d.argmin(axis=1)
+                if (d.min(axis=1) < tol).all() and len(set(at.tolist())) == len(pts):
+                    return True
+    return False
 
 
 def _look_alike(a: SeenCard, b: SeenCard) -> bool:
@@ -1215,6 +1275,11 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
             if a.fan == (0.0, 0.0) and seen:
                 # A squared pile shows its top card only; the cards beneath are remembered or unknown.
                 top = seen[-1]
+                sure = [c for c in seen if len(c.boxes) > 1 and c.conf >= LOW_CONFIDENCE]
+                if len(top.boxes) == 1 and top.conf < LOW_CONFIDENCE and sure:
+                    # a lone unsure box nearest the far end is likelier a stray than a card lying on a sure one
+                    top = max(sure, key=lambda c: (len(c.boxes), c.conf))
+                    seen = [c for c in seen if c is not top] + [top]
                 below = prev_pile[:-1] if previous is not None else [Slot(None, s.face_up) for s in prev_pile[:-1]]
                 if previous is not None and prev_pile and prev_pile[-1].card is not None and prev_pile[-1].card.label != top.label:
                     below = prev_pile  # a card was added on top since the last photo
@@ -1293,7 +1358,7 @@ def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
     out: list[SeenCard] = []
     for c in seen:
         last = out[-1] if out else None
-        if (last is not None and c.label == last.label and c.along is not None and last.along is not None
+        if (last is not None and _read_alike(c, last) and c.along is not None and last.along is not None
                 and abs(c.along - last.along) < REPEAT * flen):
             keep, other = (last, c) if last.conf >= c.conf else (c, last)
             keep.boxes = last.boxes + c.boxes
@@ -1302,6 +1367,11 @@ def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
             continue
         out.append(c)
     return out
+
+
+def _read_alike(a: SeenCard, b: SeenCard) -> bool:
+    """One label read for both, before or after the rules relabelled a copy too many."""
+    return bool({a.label, a.first_read} & {b.label, b.first_read} - {None})
 
 
 DEPTH_SEARCH = 13   # deepest squared pile tried when the game cannot say how deep a pile is

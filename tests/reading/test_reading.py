@@ -413,6 +413,22 @@ def test_a_box_read_between_two_cards_of_a_fan_moves_no_card(same_label):
                    and Card.parse(label).pretty in d.message for d in r.doubts)
 
 
+def test_a_fan_card_read_twice_is_one_card_even_after_the_rules_relabelled_the_repeat():
+    from vision.reading import SeenCard, merge_repeats
+    # Seven and Six seed 1001 (kde-jolly-royal) through the detector, near column 2: the 9d's index was
+    # boxed twice, half a step apart; three 9d were then too many, and the weaker box was read as 6h.
+    repeat = SeenCard("6h", (0.0, 0.0), 0.01, [(0, 0, 1, 1)], along=0.838, first_read="9d")
+    cards = [SeenCard("5c", (0.0, 0.0), 0.93, [(0, 0, 1, 1)], along=0.621), repeat,
+             SeenCard("9d", (0.0, 0.0), 0.69, [(0, 0, 1, 1)], along=0.997),
+             SeenCard("6h", (0.0, 0.0), 0.9, [(0, 0, 1, 1)], along=1.214)]
+    merged = merge_repeats(cards, 0.3)
+    assert [(c.label, c.along) for c in merged] == [("5c", 0.621), ("9d", 0.997), ("6h", 1.214)]
+    assert len(merged[1].boxes) == 2
+    # two cards a full step apart are two cards, whatever they read
+    twins = [SeenCard("9d", (0.0, 0.0), 0.9, along=0.6), SeenCard("9d", (0.0, 0.0), 0.9, along=0.9)]
+    assert len(merge_repeats(twins, 0.3)) == 2
+
+
 def test_fan_places_leave_out_a_weak_box_between_two_cards():
     from vision.reading import _fan_fit
     # Senior Wrangler seed 1009 (kde-jolly-royal) through the detector, column 7 on the table: 14 cards
@@ -491,6 +507,61 @@ def test_the_two_indices_of_one_card_read_differently_are_one_card_and_a_doubt()
     assert r.state.areas["column"][3][-1].card.label == top
     assert any(d.kind == "conflict" and d.pile == 3 for d in r.doubts)
     assert not [d for d in r.doubts if d.kind == "stray"]
+
+
+def _kings_four_corner_photo(seed=3):
+    truth = get_game("kings").new(seed)
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth))
+    return truth, sightings_for(truth, H, rng, jitter=0.01, four_corners=True), H
+
+
+def _other_suit(label: str, truth: State) -> str:
+    """The same rank in a suit not seen in the layout, else in any other suit."""
+    seen = {s.card.label for p in truth.areas["pile"] for s in p[-1:]}
+    others = [label[:-1] + x for x in "shdc" if x != label[-1]]
+    return next((o for o in others if o not in seen), others[0])
+
+
+def test_a_fully_shown_card_with_one_index_misread_is_read_by_the_other_three():
+    """Four corner indices of one card, the fourth read as another suit: one card, named by the three.
+
+    (Rendered Kings photos through the detector: the lone index and the three were two cards on one
+    pile, and the pile's top was taken from the one index.)"""
+    from vision.reading import INDEX_CENTRE
+    truth, sights, H = _kings_four_corner_photo()
+    area = get_game("kings").layout(truth.options)["pile"]
+    ok = 0
+    for i, pile in enumerate(truth.areas["pile"]):
+        top = pile[-1].card.label
+        corner = _nearest(sights, H, np.array(area.position(i, 0)) + INDEX_CENTRE)
+        assert corner.label == top
+        misread = [FakeSighting(_other_suit(top, truth), x.box, 0.9) if x is corner else x for x in sights]
+        r = read_sightings(misread, "kings", image_size=SIZE)
+        assert r.state is not None, r.message
+        assert r.state.areas["pile"][i][-1].card.label == top, i
+        assert any(d.kind == "conflict" and (d.area, d.pile) == ("pile", i) and Card.parse(_other_suit(top, truth)).pretty
+                   in d.message for d in r.doubts), i
+        ok += 1
+    assert ok == 12
+
+
+def test_a_lone_unsure_box_on_a_squared_pile_does_not_take_the_top_from_a_sure_card():
+    from vision.reading import INDEX_CENTRE
+    truth, sights, H = _kings_four_corner_photo()
+    area = get_game("kings").layout(truth.options)["pile"]
+    top = truth.areas["pile"][4][-1].card.label
+    corner = _nearest(sights, H, np.array(area.position(4, 0)) + INDEX_CENTRE)
+    x0, y0, x1, y1 = corner.box
+    # a box on the card, nearer the pile's far end than the card's top-left index: no corner of it
+    mid = H @ np.array([*(np.array(area.position(4, 0)) + np.array([0.3, 0.5])), 1.0])
+    cx, cy = mid[:2] / mid[2]
+    hw, hh = (x1 - x0) / 2, (y1 - y0) / 2
+    stray = FakeSighting("Qd" if top != "Qd" else "Jd", (cx - hw, cy - hh, cx + hw, cy + hh), 0.2)
+    r = read_sightings(sights + [stray], "kings", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert r.state.areas["pile"][4][-1].card.label == top
+    assert visible_equal(truth, r.state) == []
 
 
 def test_a_card_outside_the_layout_is_left_out_with_a_doubt():
