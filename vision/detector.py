@@ -477,6 +477,21 @@ def _default_detector(model: str | None) -> Detector:
     return Detector(model)
 
 
+def name_boxes(image: np.ndarray, boxes, model: str | Path | None = None) -> list[tuple[tuple[str, float], ...]] | None:
+    """The index classifier's likely labels (best first, with probabilities) for given boxes of a photo,
+    as :meth:`Detector.readings` gives them, with ``("bg", p)`` first where it finds no index likelier;
+    None for a detector without a separate classifier."""
+    det = _default_detector(str(model) if model else None)
+    if det.classifier is None:
+        return None
+    probs = det.classifier.probabilities(image, [tuple(map(float, b)) for b in boxes])
+    out = []
+    for P in probs:
+        best = det.readings(P[:-1])
+        out.append(((("bg", round(float(P[-1]), 4)),) + best) if P[-1] > P[:-1].max() else best)
+    return out
+
+
 def detect(image, conf: float | None = None, model: str | Path | None = None, scale: float | None = None
            ) -> list[Sighting]:
     """Detect every visible corner index in ``image`` -> list of :class:`Sighting`.

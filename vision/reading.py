@@ -88,6 +88,9 @@ class Reading:
     changes: list[Change] = field(default_factory=list)
     sightings: list[Any] = field(default_factory=list)
     message: str = ""
+    # fan places where the spacing says a card lies but no index was read: (area, pile, index) ->
+    # the index box that card should show, in pixels (for a second look at the photo, ``look_again``)
+    gaps: dict[tuple[str, int, int], tuple[float, float, float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -1228,7 +1231,8 @@ def _template(game: Game, options: dict) -> State:
 
 def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
             in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None,
-            readings: dict | None = None, rivals: dict | None = None) -> tuple[State, dict, list[Doubt]]:
+            readings: dict | None = None, rivals: dict | None = None,
+            gaps: dict | None = None) -> tuple[State, dict, list[Doubt]]:
     """The state the cards seen make, with a confidence for each card read and the doubts.
 
     ``readings``, when given, is filled like the confidences: place -> the classifier's
@@ -1297,7 +1301,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
                 pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step,
-                                 (weak or {}).get((a.name, i), []), readings)
+                                 (weak or {}).get((a.name, i), []), readings, gaps)
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -1408,7 +1412,7 @@ def _alongs(seen: list[SeenCard]) -> np.ndarray | None:
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
               conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = (),
-              readings: dict | None = None) -> list[Slot]:
+              readings: dict | None = None, gaps: dict | None = None) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
@@ -1462,6 +1466,8 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                 pile.append(Slot(None, True))
                 doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: index unreadable (no card index seen there)",
                                     a.name, i, len(pile) - 1, "unreadable"))
+                if gaps is not None:
+                    gaps[(a.name, i, len(pile) - 1)] = (at, c.boxes[0])
                 continue
             pile.append(Slot(Card.parse(guess.label), True))
             conf[(a.name, i, len(pile) - 1)] = guess.conf     # under the reading threshold: a low-confidence doubt
@@ -2037,8 +2043,9 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     in_view = _places_in_view(layout, H, image_size)
     readings: dict = {}
     rivals: dict = {}
+    gaps: dict = {}
     state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings,
-                                  rivals)
+                                  rivals, gaps)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
     repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals)
@@ -2046,7 +2053,20 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     if problems:
         doubts.extend(Doubt(p, kind="impossible") for p in problems)
     changes = explain_changes(previous, state) if previous is not None else []
-    return Reading(state, conf, doubts, changes, sightings, "")
+    return Reading(state, conf, doubts, changes, sightings, "", _gap_boxes(gaps, layout, H))
+
+
+def _gap_boxes(gaps: dict, layout: Layout, H: np.ndarray) -> dict:
+    """(area, pile, index) -> the box a missed fan card's index should fill, in pixels: a box the
+    size of a neighbour's, where the fan's spacing puts the card."""
+    out = {}
+    for (name, i, j), (at, near) in gaps.items():
+        a = layout[name]
+        unit = np.array(a.fan) / max(math.hypot(*a.fan), 1e-9)
+        x, y = _apply(H, (np.array(a.position(i, 0)) + INDEX_CENTRE + at * unit)[None, :])[0]
+        w, h = near[2] - near[0], near[3] - near[1]
+        out[(name, i, j)] = (float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2))
+    return out
 
 
 MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
@@ -2369,6 +2389,50 @@ def sightings_for_reading(img: np.ndarray) -> tuple[list, list]:
     return [s for s in every if s.conf >= threshold], [s for s in every if s.conf < threshold]
 
 
+# A second look names a missed fan card only when the classifier is at least this sure of it.
+LOOK_AGAIN = 0.3
+
+
+def look_again(img: np.ndarray, reading: Reading) -> None:
+    """Name fan places the spacing says hold a card whose index no box was found for, by asking the
+    index classifier about the box that index should fill (``Reading.gaps``).
+
+    A name is taken only if the classifier is sure enough of it (``LOOK_AGAIN``), it is not the
+    name of the card before or after in the fan (the box then mostly shows that card's index),
+    and the rules find no more fault with the layout than before. Each card named so keeps a
+    doubt saying how it was read."""
+    from .detector import name_boxes
+    state = reading.state
+    if state is None or not reading.gaps:
+        return
+    keys = [k for k in reading.gaps if k[2] < len(state.areas[k[0]][k[1]])
+            and state.areas[k[0]][k[1]][k[2]].card is None and state.areas[k[0]][k[1]][k[2]].face_up]
+    if not keys:
+        return
+    named = name_boxes(img, [reading.gaps[k] for k in keys])
+    if named is None:
+        return
+    game = get_game(state.game)
+    faults = len(game.validate(state))
+    for (a, i, j), likely in zip(keys, named):
+        if not likely or likely[0][0] == "bg" or likely[0][1] < LOOK_AGAIN:
+            continue
+        label, p = likely[0]
+        pile = state.areas[a][i]
+        if any(0 <= k < len(pile) and pile[k].card is not None and pile[k].card.label == label for k in (j - 1, j + 1)):
+            continue
+        pile[j] = Slot(Card.parse(label), True)
+        found = len(game.validate(state))
+        if found > faults:
+            pile[j] = Slot(None, True)
+            continue
+        faults = found
+        reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE      # never above the low-confidence line: always a doubt
+        reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
+        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: no index was found there at first; a second "
+                                    f"look reads {Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
+
+
 def read_layout(image: Any, game: str, previous: State | None = None, options: dict | None = None) -> Reading:
     """Photo (path, bytes, PIL image or BGR array) + chosen game -> Reading (state, confidences, doubts, changes).
 
@@ -2386,4 +2450,6 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
         sightings, weak = sightings_for_reading(img)
     except ImportError as e:
         raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
-    return read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options, weak)
+    reading = read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options, weak)
+    look_again(img, reading)
+    return reading
