@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import _growing, _visible_area, read_sightings, sightings_for_reading  # noqa: E402
+from vision.reading import _growing, _visible_area, look_again, read_sightings, sightings_for_reading  # noqa: E402
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "relabelled", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -376,6 +376,7 @@ def run_render(args) -> dict:
                 ddt = time.perf_counter() - t0
                 t0 = time.perf_counter()
                 r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak)
+                look_again(image, r)           # as read_layout does
                 dt = time.perf_counter() - t0
             # (with the detector, an index the render hides may still be read: counted apart only for the oracle)
             unseen = unseen_cards(truth, scene) if detect is None else set()
@@ -407,6 +408,8 @@ def run_fixture(args) -> dict:
         else:
             sights, weak = detect(image)
         r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]), weak=weak)
+        if detect is not None:
+            look_again(image, r)       # as read_layout does
         c = compare(truth, r.state, r.doubts)
         read = sum(len(v) for v in visible_piles(r.state).values()) if r.state is not None else 0
         tried.append({"seed": seed, "deck": deck.name, "exact": c["exact"], "wrong": c["wrong"], "cards": read,
