@@ -318,3 +318,72 @@ def test_a_second_look_names_a_fan_card_whose_index_no_box_was_found_for():
             named += 1
     assert tried >= 3
     assert named >= 2
+
+
+def _missed_one(game_id: str, seed: int):
+    """A reading of a dealt layout, and the same reading with one face-up card inside a column
+    taken out (as a reader that missed it would have it: every later card a place early, the stock
+    one unknown card longer), with the place it came from offered as ``one_more``."""
+    from vision.reading import Doubt, _balance
+    game = get_game(game_id)
+    truth = game.new(seed)
+    for _ in range(2):      # two rows dealt: columns of two face-down and four face-up cards
+        game.apply(truth, game.parse_move(truth, "deal"))
+    full = read_sightings(_photo(truth, seed), game_id, image_size=SIZE)
+    assert full.state is not None, full.message
+    area = next(a for a in full.state.areas if "column" in a)
+    i, j = next((i, j) for i, p in enumerate(full.state.areas[area]) for j in range(1, len(p) - 2)
+                if p[j - 1].face_up and p[j].card is not None and p[j + 1].card is not None)
+    pile = full.state.areas[area][i]
+    missed = read_sightings(_photo(truth, seed), game_id, image_size=SIZE)
+    short = missed.state.areas[area][i]
+    del short[j]
+    _balance(game, game.layout(missed.state.options), missed.state.areas, [])
+    missed.confidences = {(a, p, k - (a == area and p == i and k > j)): c for (a, p, k), c in missed.confidences.items()
+                          if (a, p, k) != (area, i, j)}
+    later = Doubt(f"{area} {i + 1}, card {j + 2}: index unclear (read as something, 60% sure)", area, i, j + 1, "low-confidence")
+    missed.doubts = [later]
+    missed.one_more = {(area, i, j): ((100.0, 100.0, 120.0, 140.0), pile[j - 1].card.label, pile[j + 1].card.label)}
+    return full, missed, (area, i, j), pile[j].card.label, later
+
+
+def _classifier_says(monkeypatch, *names):
+    import vision.detector
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [list(names) for _ in boxes])
+
+
+def test_a_fan_that_may_hold_one_more_card_gets_it_when_a_second_look_names_it(monkeypatch):
+    from vision.reading import look_again
+    full, missed, (area, i, j), label, later = _missed_one("seven-and-six", 3)
+    _classifier_says(monkeypatch, (label, 0.6), ("Kh" if label != "Kh" else "Qh", 0.2))
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas == full.state.areas        # the card is back, every later card in its place, the stock as dealt
+    assert missed.confidences[(area, i, j)] < 0.5
+    assert any(d.index == j and d.kind == "low-confidence" and "one more card" in d.message and "second look" in d.message
+               for d in missed.doubts)
+    # what was said of a later card moved on with it
+    assert (later.index, f"card {j + 3}:" in later.message) == (j + 2, True)
+    assert missed.confidences[(area, i, j + 1)] == full.confidences[(area, i, j + 1)]
+
+
+def test_one_more_card_is_not_put_in_a_fan_on_a_name_of_its_neighbour_or_one_the_rules_refuse(monkeypatch):
+    from vision.reading import look_again
+    _, missed, (area, i, j), label, _ = _missed_one("seven-and-six", 3)
+    before = [list(p) for p in missed.state.areas[area]]
+    neighbour = missed.state.areas[area][i][j].card.label
+    # the box reads the next card's suit another way: it lies mostly on that card's index
+    other_suit = neighbour[:-1] + ("s" if neighbour[-1] != "s" else "h")
+    _classifier_says(monkeypatch, (other_suit, 0.6), (neighbour, 0.3))
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas[area] == before
+    # a name the layout already shows twice (a third copy in a two-pack game)
+    counts = Counter(s.card.label for ps in missed.state.areas.values() for p in ps for s in p if s.card is not None)
+    twice = next(lab for lab, n in counts.items() if n == 2)
+    _classifier_says(monkeypatch, (twice, 0.9))
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas[area] == before
+    # not sure enough
+    _classifier_says(monkeypatch, (label, 0.2), ("bg", 0.1))
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas[area] == before
+

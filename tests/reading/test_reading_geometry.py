@@ -8,7 +8,7 @@ import numpy as np
 
 from advisor.engine import get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _photo_step, estimate_opposite, group_cards, read_sightings
+from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _fan_other, _one_more_before, _photo_step, estimate_opposite, group_cards, read_sightings
 
 SIZE = (1920, 1080)
 
@@ -65,6 +65,18 @@ def test_a_fan_whose_spacing_fits_another_length_about_as_well_is_in_doubt():
         along = np.array(along)
         assert _fan_fit(along, _photo_step(np.diff(along), 0.3))[1] >= LENGTH_MARGIN
     assert _fan_fit(np.arange(8) * 0.3, 0.3)[1] >= LENGTH_MARGIN
+
+
+def test_the_place_one_more_card_would_take_is_where_the_other_fit_differs_by_that_card_alone():
+    along = np.array(UR_COLUMN_7)
+    places, margin = _fan_fit(along, 0.285)
+    assert margin < LENGTH_MARGIN
+    # six cards lay there and one index was not read, in the widest gap (after the third card seen):
+    # the other fit puts one more card before the fourth card seen
+    assert _one_more_before(places, _fan_other(along, 0.285)) == 3
+    assert _one_more_before(np.array([0, 1, 2, 3]), np.array([0, 2, 3, 5])) is None    # two places more
+    assert _one_more_before(np.array([0, 1, 3, 4]), np.array([0, 1, 2, 3])) is None    # one place fewer
+    assert _one_more_before(np.array([0, -1, 1, 2]), np.array([0, 1, 2, 3])) is None   # another card left out
 
 
 def test_the_photo_step_does_not_shrink_to_explain_noise_with_missed_indices():
