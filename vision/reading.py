@@ -1623,7 +1623,7 @@ def _one_more_before(slots: np.ndarray, other: np.ndarray | None) -> int | None:
 def _fan_costs(along: np.ndarray, step: float, conf: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """The dynamic programme of ``_fan_fit``: for each hypothesis (a step for this fan, and where its
     grid starts) and each place the last card may take, the cost of the cheapest placing, and for
-    each card the place of the card kept before it (-2: the first; -1: this one left out)."""
+    each card the place of the card kept before it (-1: this card left out)."""
     rel = np.asarray(along, float) - along[0]
     n = len(rel)
     conf = np.zeros(n) if conf is None else np.asarray(conf, float)
@@ -2127,6 +2127,7 @@ def _index_box(layout: Layout, H: np.ndarray, place: tuple[str, int, int], at: f
     x, y = _apply(H, (np.array(a.position(place[1], 0)) + INDEX_CENTRE + at * unit)[None, :])[0]
     w, h = near[2] - near[0], near[3] - near[1]
     return float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2)
+
 
 MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
 REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
