@@ -387,3 +387,27 @@ def test_one_more_card_is_not_put_in_a_fan_on_a_name_of_its_neighbour_or_one_the
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas[area] == before
 
+
+
+def test_a_deck_whose_clubs_are_all_read_as_spades_gets_a_doubt_on_every_spade():
+    from advisor.cards import Card
+    from advisor.engine import Slot
+    from vision.reading import suit_doubts
+    game = get_game("aunty-allis")
+    truth = game.new(1)
+    suits = Counter(c.suit for c in game.deck())
+    assert suit_doubts(truth, suits) == []          # the dealt layout: every suit near its share
+    misread = truth.copy()
+    for ps in misread.areas.values():
+        for p in ps:
+            p[:] = [Slot(Card(s.card.rank, "s"), s.face_up) if s.card is not None and s.face_up and s.card.suit == "c" else s
+                    for s in p]
+    doubts = suit_doubts(misread, suits)
+    spades = {(a, i, j) for a, ps in misread.areas.items() for i, p in enumerate(ps) for j, s in enumerate(p)
+              if s.face_up and s.card is not None and s.card.suit == "s"}
+    assert {(d.area, d.pile, d.index) for d in doubts} == spades
+    assert all(d.kind == "low-confidence" and "♣ may be read as ♠" in d.message for d in doubts)
+    # a few cards say too little of the deck
+    few = misread.copy()
+    few.areas = {a: ps[:1] for a, ps in few.areas.items()}
+    assert suit_doubts(few, suits) == []
