@@ -287,11 +287,16 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
     """
     every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]).reshape(-1, 2))
     owner = np.array([k for k, c in enumerate(cards) for _ in c.boxes])
+    # (indices at one card's corners lie within a card's diagonal of each other: only such pairs are tried)
+    middle = np.array([every[owner == k].mean(axis=0) for k in range(len(cards))]).reshape(-1, 2)
+    reach = float(np.hypot(*opp)) + 2 * tol
     gone: set[int] = set()
     for k, c in enumerate(cards):
         if k in gone:
             continue
-        for m, card in enumerate(cards):
+        for m in np.flatnonzero(np.hypot(*(middle - middle[k]).T) < reach):
+            m = int(m)
+            card = cards[m]
             if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)):
                 continue
             if card.label != c.label and (len(c.boxes) > 1 or not _look_alike(card, c)):
@@ -316,6 +321,7 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             if every[owner == k].sum(axis=1).min() < mine.sum(axis=1).min():
                 card.anchor = c.anchor       # the anchor is the top-left index
             owner[owner == k] = m
+            middle[m] = every[owner == m].mean(axis=0)
             gone.add(k)
             break
     cards[:] = [c for k, c in enumerate(cards) if k not in gone]
