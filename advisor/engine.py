@@ -318,7 +318,9 @@ class State:
                     yield Loc(a, i), j, s
 
     def known_cards(self) -> list[Card]:
-        return [s.card for _, _, s in self.slots() if s.card is not None]
+        # Not through slots(): the reader validates thousands of candidate states a photo,
+        # and building a Loc for every card was most of the cost.
+        return [s.card for piles in self.areas.values() for p in piles for s in p if s.card is not None]
 
     def card_count(self) -> int:
         return sum(len(p) for piles in self.areas.values() for p in piles)
@@ -511,14 +513,15 @@ class Game(ABC):
             elif a.count and len(piles) != a.count:
                 problems.append(f"{a.name} must have {a.count} piles, not {len(piles)}")
         deck = self._deck_faces()
-        seen = Counter(c.face for c in state.known_cards())
+        known = state.known_cards()
+        seen = Counter(c.face for c in known)
         for face, n in sorted(seen.items()):
             allowed = deck.get(face, 0)
             if n > allowed:
                 card = Card(*face)
                 problems.append(f"{count_word(n)} {card.pretty} seen in a {count_word(self.packs)}-pack game" if allowed
                                 else f"{card.pretty} is not in this game's deck")
-        copies = Counter(c for c in state.known_cards() if c.copy)
+        copies = Counter(c for c in known if c.copy)
         for c, n in copies.items():
             if n > 1:
                 problems.append(f"{c} (the same physical copy) appears {n} times")
