@@ -467,6 +467,14 @@ class Game(ABC):
         """
         return None
 
+    def allowed_faces(self, state: State, loc: Loc) -> frozenset[tuple[int, str]] | None:
+        """The (rank, suit) faces the rules allow anywhere in the pile at ``loc``, or None where any
+        card may lie there (Kings: a king's column holds only its own suit).
+
+        The reader tries the same rank in an allowed suit where the rules object to what the
+        photo shows, however sure the index classifier was of its reading."""
+        return None
+
     def completion(self, state: State) -> float:
         """How far the game has come, 0..1: by default the share of cards on foundation areas."""
         if self.is_won(state):

@@ -2287,8 +2287,25 @@ def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[D
         if card is None or not likely:
             continue
         p0 = max(likely.get(card.label, 0.0), RELABEL_MIN)
-        options.extend((math.log(p0) - math.log(p), k, label, p / p0) for label, p in likely.items()
+        options.extend((math.log(p0) - math.log(p), k, label, p / p0, False) for label, p in likely.items()
                        if label != card.label and p >= RELABEL_MIN)
+    # Where the rules allow only some suits in a pile (a king's column), the card's rank in those suits
+    # is an option too, as the least likely reading: the classifier may be sure of another deck's
+    # clubs as spades.
+    for a, piles in state.areas.items():
+        for i, pile in enumerate(piles):
+            allowed = game.allowed_faces(state, Loc(a, i))
+            if allowed is None:
+                continue
+            for j, slot in enumerate(pile):
+                card = slot.card
+                if card is None or not slot.face_up or card.face in allowed:
+                    continue
+                likely = readings.get((a, i, j)) or {}
+                p0 = max(likely.get(card.label, conf.get((a, i, j), 1.0)), RELABEL_MIN)
+                options.extend((math.log(p0) - math.log(RELABEL_MIN), (a, i, j), label, RELABEL_MIN / p0, True)
+                               for label in sorted(Card(r, suit).label for r, suit in allowed if r == card.rank)
+                               if likely.get(label, 0.0) < RELABEL_MIN)
     judged: dict[tuple, tuple[State, list[str]]] = {}    # option -> (trial state, objections), until the state changes
 
     def judge(o: tuple) -> tuple[State, list[str]]:
@@ -2306,10 +2323,10 @@ def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[D
                 continue
             trial, left = judge(o)
             if len(left) < len(problems) and (best is None or len(left) < len(best[4])):
-                best = (trial, o[1], o[2], o[3], left)
+                best = (trial, o[1], o[2], o[3], left, o[4])
         if best is None:
             break
-        trial, (a, i, j), label, ratio, left = best
+        trial, (a, i, j), label, ratio, left, forced = best
         was = state.areas[a][i][j].card
         was_top = j == len(state.areas[a][i]) - 1
         state.areas.update(trial.areas)     # (the unseen areas too: they hold what the table does not)
@@ -2326,7 +2343,8 @@ def _relabel_until_possible(game: Game, state: State, conf: dict, doubts: list[D
         conf[(a, i, to)] = conf.get((a, i, to), 1.0) * min(1.0, ratio)
         why = "; ".join(p for p in problems if p not in left) or problems[0]
         doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {to + 1}: read as {was.pretty}, but {why}; read instead as "
-                            f"{Card.parse(label).pretty}, its next likeliest reading: check it", a, i, to, "relabelled"))
+                            f"{Card.parse(label).pretty}, " + ("the only suit the rules allow there" if forced else "its next likeliest reading")
+                            + ": check it", a, i, to, "relabelled"))
         problems = left
         if not problems:
             break

@@ -378,6 +378,12 @@ class Kings(Game):
             pass
         return str(move)
 
+    def allowed_faces(self, state: State, loc: Loc) -> frozenset[tuple[int, str]] | None:
+        """A king's column holds its king and the other cards of its suit, nothing else."""
+        if loc.area not in KING_AREAS or not 0 <= loc.index < len(SUITS):
+            return None
+        return frozenset((r, SUITS[loc.index]) for r in range(1, 14))
+
     def depth_under(self, state: State, loc: Loc, top: Card) -> int | None:
         """Cards under ``top`` on a king (the build is fixed); None for the squared piles of the playing area."""
         if loc.area not in KING_AREAS or not 0 <= loc.index < 4 or top.suit != SUITS[loc.index]:

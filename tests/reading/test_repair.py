@@ -1,7 +1,7 @@
 """The rules repair a reading: a state the game allows, with every forced guess said as a doubt."""
 from __future__ import annotations
 
-from advisor.engine import Slot, get_game
+from advisor.engine import Card, Loc, Slot, get_game
 from vision.reading import Doubt, _point_at_objections, repair
 
 
@@ -124,16 +124,63 @@ def test_a_card_the_rules_forbid_is_read_as_its_next_likeliest_label():
 
 
 def test_a_card_is_not_relabelled_to_a_reading_the_classifier_all_but_ruled_out():
-    game, read = _kings_with_a_suit_misread()
-    problems = game.validate(read)
+    # Senior Wrangler's keys may be of any suit and any rank but the king: the rules fix no card there,
+    # so a label the classifier gave 0.1% is not taken, even though it would remove the objection.
+    game, state = _sw()
+    template = state.copy()
+    k1, twin = _two_keys_of_one_rank(state)
+    free = next(r for r in range(1, 13) if all(k[0].card.rank != r for k in state.areas["key"]))
+    other = Card(free, twin.suit).label
+
+    def unread_one_copy_of_other(st):
+        # (a full deal holds both copies already: one of them left unread makes room for a relabelling)
+        i, j = next((i, j) for i, col in enumerate(st.areas["column"]) for j, s in enumerate(col)
+                    if s.card is not None and s.card.label == other)
+        st.areas["column"][i][j] = Slot(None, True)
+    unread_one_copy_of_other(state)
+    problems = game.validate(state)
+    conf = {("key", i, 0): 0.93 for i in range(8)}
     doubts: list[Doubt] = []
-    repair(game, read, {("right-kings", 3, 0): 0.93}, doubts, game.new(0), {("right-kings", 3, 0): {"3s": 0.99, "3c": 0.001}})
-    assert read.areas["right-kings"][3][-1].card.label == "3s" and game.validate(read) == problems
+    repair(game, state, conf, doubts, template, {("key", 7, 0): {twin.label: 0.99, other: 0.001}})
+    assert state.areas["key"][7][0].card == twin and game.validate(state) == problems
     assert not [d for d in doubts if d.kind == "relabelled"]
-    # left to the player, with a doubt on the card the rules object to
-    _point_at_objections(game, read, {("right-kings", 3, 0): 0.93}, doubts, problems)
-    (d,) = [d for d in doubts if d.kind == "impossible"]
-    assert (d.area, d.pile, d.index) == ("right-kings", 3, 0) and "3♠" in d.message and "K♣" in d.message
+    # with the label a little likelier it is taken
+    state2 = template.copy()
+    _two_keys_of_one_rank(state2)
+    unread_one_copy_of_other(state2)
+    repair(game, state2, dict(conf), [], template, {("key", 7, 0): {twin.label: 0.95, other: 0.04}})
+    assert state2.areas["key"][7][0].card.label == other and game.validate(state2) == []
+
+
+def test_a_card_on_a_kings_column_is_read_in_the_column_suit_however_sure_the_classifier_was():
+    # The classifier takes some decks' clubs for spades, 99% sure: on the K♣'s column only clubs
+    # may lie, so the 3♠ there is read as the 3♣, with a doubt that says why.
+    game, read = _kings_with_a_suit_misread()
+    conf = {("right-kings", 3, 0): 0.99}
+    doubts: list[Doubt] = []
+    repair(game, read, conf, doubts, game.new(0), {("right-kings", 3, 0): {"3s": 0.99, "3c": 0.001}})
+    assert game.validate(read) == []
+    pile = read.areas["right-kings"][3]
+    assert [s.card.label if s.card else None for s in pile][-1] == "3c" and len(pile) == 4
+    (d,) = [d for d in doubts if d.kind == "relabelled"]
+    assert (d.area, d.pile, d.index) == ("right-kings", 3, 3)
+    assert "3♠" in d.message and "3♣" in d.message and "only suit the rules allow" in d.message
+    assert conf[("right-kings", 3, 3)] < 0.1
+
+
+def test_a_kings_column_suit_is_not_forced_where_another_card_was_seen_or_the_rank_does_not_fit():
+    game, read = _kings_with_a_suit_misread()
+    assert game.allowed_faces(read, Loc("pile", 0)) is None
+    # a Q♠ read where the 3♣ lies on the K♣'s column: the Q♣ is tried, but it does not fit there either
+    # (the column goes K, A, 2, 3), so the reading is left to the player
+    read.areas["right-kings"][3] = [Slot(Card.parse("Kc"), True), Slot(Card.parse("Ac"), True),
+                                    Slot(Card.parse("2c"), True), Slot(Card.parse("Qs"), True)]
+    problems = game.validate(read)
+    assert problems
+    doubts: list[Doubt] = []
+    repair(game, read, {("right-kings", 3, 3): 0.99}, doubts, game.new(0), {("right-kings", 3, 3): {"Qs": 0.99}})
+    assert read.areas["right-kings"][3][3].card.label == "Qs"
+    assert not [d for d in doubts if d.kind == "relabelled"]
 
 
 def test_the_rules_choose_the_top_of_a_squared_pile_where_two_cards_were_seen():
