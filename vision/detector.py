@@ -213,6 +213,17 @@ def decode(out: np.ndarray, conf: float, n_classes: int) -> tuple[np.ndarray, np
     return boxes, sc[m], cls[m]
 
 
+def to_network(img: np.ndarray) -> np.ndarray:
+    """A BGR uint8 image -> the network's 1 x 3 x H x W RGB float32 input in [0, 1].
+
+    (Written into one array: converting the transposed view and copying it again took a
+    tenth of a second a 1080p photo.)"""
+    x = np.empty((1, 3) + img.shape[:2], np.float32)
+    np.copyto(x[0], img.transpose(2, 0, 1)[::-1], casting="unsafe")
+    x /= 255.0
+    return x
+
+
 class Detector:
     """An ONNX corner-index detector. ``Detector()(image) -> list[Sighting]``."""
 
@@ -276,8 +287,7 @@ class Detector:
     def _infer_tiles(self, tiles: list[np.ndarray]) -> list[np.ndarray]:
         outs = []
         for t in tiles:
-            x = t[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-            outs.append(self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0])
+            outs.append(self.session.run(None, {self.input_name: to_network(t)})[0])
         return outs
 
     def __call__(self, image, conf: float | None = None, iou: float = 0.5, scale: float | None = None
@@ -414,8 +424,7 @@ class Detector:
         ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
         pad = np.full((ph, pw, 3), 114, np.uint8)
         pad[:h, :w] = work
-        x = pad[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0]
+        out = self.session.run(None, {self.input_name: to_network(pad)})[0]
         b, sc, c = decode(out, conf, self.n_classes)
         if not len(b):
             return None
