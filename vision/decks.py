@@ -28,6 +28,9 @@ DEBIAN_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin",
                    "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation")
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
 DECK_DIRS = ("/usr/share/aisleriot/cards", "/usr/share/carddecks")
+# fonts-dejavu-core alone makes the DejaVu folder, so a folder does not say fonts-dejavu-extra is in
+FONT_MARKERS = ("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+                "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
 
 SUITS = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
 RANKS = {"A": ("1", "ace"), "K": ("king",), "Q": ("queen",), "J": ("jack",),
@@ -80,7 +83,8 @@ def deck_files() -> dict[str, Path]:
 
 def install_packages() -> None:
     """Install the Debian packages with the deck artwork (needs root)."""
-    if all(Path(d).is_dir() for d in DECK_DIRS + FONT_DIRS) and shutil.which("rsvg-convert"):
+    if (all(Path(d).is_dir() for d in DECK_DIRS) and all(Path(f).is_file() for f in FONT_MARKERS)
+            and shutil.which("rsvg-convert")):
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     wait = ["-o", "DPkg::Lock::Timeout=600"]     # another apt run may hold the dpkg lock

@@ -6,10 +6,16 @@ import pytest
 
 pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc_type=ImportError)
 
-from vision.decks import LABELS  # noqa: E402
+from vision.decks import LABELS, install_packages  # noqa: E402
 from vision.font_decks import (ASPECT, WIDTH, deck_name, draw_deck, font_files, suit_sign, suit_style,  # noqa: E402
                                write_font_decks)
 from vision.synth import Deck  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def font_packages():
+    """The faces come from Debian's font packages; a clean machine has only some of them (CI runs as root)."""
+    install_packages()
 
 
 def test_upright_faces_of_both_families_are_used():
