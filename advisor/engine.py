@@ -493,14 +493,20 @@ class Game(ABC):
                         p[j] = Slot(None, False)
         return obs
 
-    def photo_info(self, fresh: State) -> dict:
+    def photo_info(self, seen: State) -> dict:
         """Phase data for a layout first seen in a photo, with nothing earlier known.
 
-        By default a fresh deal's (``fresh``); games whose info records what
-        happened during the deal (Kings' counts) override it with what a
-        newcomer to the table could know.
+        ``seen`` holds the cards read, with a fresh deal's info. By default that
+        info is kept; games whose info records what happened during the deal
+        (Kings' counts) override it with what a newcomer to the table could
+        know, and games whose phase shows in the cards (Pendulum's building
+        order) infer it from them.
         """
-        return dict(fresh.info)
+        return dict(seen.info)
+
+    def photo_guesses(self, state: State) -> list[str]:
+        """What ``photo_info`` had to guess about ``state``, in words for the player to check."""
+        return []
 
     def information_state(self, state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
         """What a player who remembers everything seen so far knows (OpenSpiel's information state).

@@ -537,11 +537,16 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     qr = _apply(P, q)
     # Voting with every card is slow and no surer than with a good share of them.
     qr_vote = qr if len(qr) <= MAX_VOTERS else qr[np.random.default_rng(0).choice(len(qr), MAX_VOTERS, replace=False)]
-    near_slots = np.array([pt for p in pl for pt in _fan_points(p, 4)], dtype=float)
+    slot_sets = [np.array([pt for p in pl for pt in _fan_points(p, 4)], dtype=float)]
+    if any(0.0 < math.hypot(*p.area.fan) < BIN for p in pl):
+        # A fan stepped closer than a vote bin puts the votes of its further steps in the bins beside
+        # the true one, where they can outvote it: Pendulum's packets (fanned 0.2 widths, rows 0.7
+        # apart) were read a row or two off. A second vote with pile heads alone finds those; the
+        # first still finds the layouts it did.
+        slot_sets.append(np.array([p.first for p in pl], dtype=float))
     # The direction the camera tilts: the horizon's normal, else the photo's vertical.
     g = P[2, :2]
     g = g / np.linalg.norm(g) if np.linalg.norm(g) > 1e-12 else np.array([0.0, 1.0])
-    candidates = []
     # One or two cards cannot show how the layout is turned or scaled: take the photo as upright.
     few = len(cards) <= 2
     n_scored = VOTED if len(cards) > 6 else 8 * VOTED
@@ -553,35 +558,39 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         bisect.insort(votes_seen, n)
         return beaten
     squash = [1.0] if few else [1.0, 0.82, 0.67, 0.55, 0.45]
-    for f in squash:
-        M = np.eye(2) + (f - 1.0) * np.outer(g, g)
-        for s in scale * (np.array([1.0]) if few else SCALES / f):
-            for deg in ([0] if few else TURNS):
-                th = math.radians(deg)
-                R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-                t = (qr_vote[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
-                u = t / (BIN * s * f)
-                # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
-                # cluster on a bin edge is not split); a hash collision only adds a stray vote.
-                for shift in (0.0, 0.5):
-                    keys = np.floor(u + shift).astype(np.int64)
-                    flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
-                    counts = np.bincount(flat, minlength=HASH)
-                    for k, n in _top_bins(counts, PER_POSE if len(cards) > 6 else 100):
-                        if n < (1 if few else 2):
-                            break
-                        # Every unsquashed pose may be scored; another only if its votes still rank it
-                        # among the n_scored best (later ones only push it further down). Making the
-                        # alignments that cannot be scored took a tenth of the reading time.
-                        if outvoted(n) and f != 1.0:
-                            continue
-                        tt = t[flat == k].mean(axis=0)     # the bin's mean translation
-                        A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                        candidates.append((0.0, n, Pinv @ A, f))
-    # Votes are cheap; scoring is not: score only the alignments with the most votes.
-    candidates.sort(key=lambda c: -c[1])
-    # the unsquashed poses are scored in any case: squashing adds look-alikes that may outvote them
-    scored = candidates[:n_scored] + [c for c in candidates[n_scored:] if c[3] == 1.0][:VOTED // 3]
+    scored = []
+    for near_slots in slot_sets:
+        candidates = []
+        votes_seen.clear()
+        for f in squash:
+            M = np.eye(2) + (f - 1.0) * np.outer(g, g)
+            for s in scale * (np.array([1.0]) if few else SCALES / f):
+                for deg in ([0] if few else TURNS):
+                    th = math.radians(deg)
+                    R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+                    t = (qr_vote[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
+                    u = t / (BIN * s * f)
+                    # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
+                    # cluster on a bin edge is not split); a hash collision only adds a stray vote.
+                    for shift in (0.0, 0.5):
+                        keys = np.floor(u + shift).astype(np.int64)
+                        flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
+                        counts = np.bincount(flat, minlength=HASH)
+                        for k, n in _top_bins(counts, PER_POSE if len(cards) > 6 else 100):
+                            if n < (1 if few else 2):
+                                break
+                            # Every unsquashed pose may be scored; another only if its votes still rank it
+                            # among the n_scored best (later ones only push it further down). Making the
+                            # alignments that cannot be scored took a tenth of the reading time.
+                            if outvoted(n) and f != 1.0:
+                                continue
+                            tt = t[flat == k].mean(axis=0)     # the bin's mean translation
+                            A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
+                            candidates.append((0.0, n, Pinv @ A, f))
+        # Votes are cheap; scoring is not: score only the alignments with the most votes.
+        candidates.sort(key=lambda c: -c[1])
+        # the unsquashed poses are scored in any case: squashing adds look-alikes that may outvote them
+        scored += candidates[:n_scored] + [c for c in candidates[n_scored:] if c[3] == 1.0][:VOTED // 3]
     candidates = [(_fit_score(H, q, pl), v, H) for _, v, H, _ in scored]
     # Periodic layouts (rows of equal spacing) have shifted look-alikes, and an affine map fits
     # only part of a layout seen at an angle: refine the alignments that explain the most
@@ -1354,8 +1363,11 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         s = areas[a][i][j]
         if c < LOW_CONFIDENCE and s.card is not None:
             doubts.append(Doubt(f"{a} {i + 1}, card {j + 1}: index unclear (read as {s.card.pretty}, {c:.0%} sure)", a, i, j, "low-confidence"))
-    state = State(game.id, areas, dict(previous.info) if previous is not None else game.photo_info(template), dict(options))
+    state = State(game.id, areas, dict((previous or template).info), dict(options))
     if previous is None:
+        # (after the cards are in: a game may read its phase from them)
+        state.info = game.photo_info(state)
+        doubts.extend(Doubt(words, kind="guessed") for words in game.photo_guesses(state))
         squared = [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]
         tops = {k: len(state.areas[k[0]][k[1]]) - 1 for k in squared}
         doubts.extend(_fit_depths(game, state, squared))

@@ -393,7 +393,7 @@ class Kings(Game):
         return 13 - top.rank if loc.area == LEFT else top.rank
 
     # ------------------------------------------------------- observation
-    def photo_info(self, fresh: State) -> dict:
+    def photo_info(self, seen: State) -> dict:
         """A photo shows nothing of the deal's counts or of the face-down pile's history."""
         return {"fan_from": None, "returned": []}
 

@@ -43,6 +43,8 @@ ROW_GAP = 0.7          # each row covers the lower half of the row above it
 TOP_Y = 1.7
 DIRECTIONS = ("up", "down")
 CHOICES = tuple((d, k) for d in DIRECTIONS for k in range(1, 13))
+# Up by k builds as down by 13 - k: these twelve are every order once, each in its smaller interval.
+PHOTO_ORDERS = tuple((d, k) for k in range(1, 7) for d in DIRECTIONS)
 
 
 def step_of(direction: str, interval: int) -> int:
@@ -361,6 +363,52 @@ class Pendulum(Game):
             return (f"packing goes the reverse way of the aces: on the {onto.pretty} goes the "
                     f"{want.pretty if suit else _label(want.rank)}{suit}, not the {base.pretty}")
         return None
+
+    # ---------------------------------------------------------------- photos
+    def photo_info(self, seen: State) -> dict:
+        """Play has begun if a packet or a foundation shows more than an ace. The building order
+        is not on the table, but two things show it. Packets: each card lies one interval the
+        reverse way on the one under it. The count: a foundation's top card says how many cards
+        lie under it in each order, and the table holds only the pack. The order that fits most
+        packed pairs read is taken, then the one whose count is nearest the pack's (never over
+        it, if it can be helped), then the smaller interval."""
+        info = dict(seen.info)
+        if not self._begun(seen):
+            return info
+        on_rows = sum(len(p) for name in ROWS for p in seen.areas.get(name, []))
+        tops = [p[-1].card for p in self._ace_piles(seen) if p and p[-1].card is not None]
+        pack = len(self.deck())
+
+        def judged(dk: tuple[str, int]) -> tuple[int, int, int]:
+            order = building_order(*dk)
+            cards = on_rows + sum(order.index(c.rank) + 1 for c in tops) + len(FOUNDATIONS) - len(tops)
+            return self._packed_pairs(seen, step_of(*dk)), -max(0, cards - pack), -abs(cards - pack)
+        direction, interval = max(PHOTO_ORDERS, key=judged)
+        info.update({"phase": "play", "direction": direction, "interval": interval,
+                     "next_swing": info.get("next_swing", "right"), "idle_swings": 0})
+        return info
+
+    def photo_guesses(self, state: State) -> list[str]:
+        if state.info.get("phase") != "play" or "direction" not in state.info:
+            return []
+        shown = "the packets and the foundations" if self._packed_pairs(state, self.step(state)) else "the foundations"
+        return [f"the building order is not on the table: {self.order_words(state)} fits {shown} best; check it",
+                f"nor is which way the rows close up next: to the {state.info.get('next_swing', 'right')} is assumed"]
+
+    @staticmethod
+    def _ace_piles(state: State) -> list[list]:
+        return [state.areas[f.area][f.index] for f in FOUNDATIONS if f.index < len(state.areas.get(f.area, []))]
+
+    def _begun(self, state: State) -> bool:
+        return (any(len(p) > 1 for name in ROWS for p in state.areas.get(name, []))
+                or any(len(p) > 1 or any(s.card is not None and s.card.rank != 1 for s in p)
+                       for p in self._ace_piles(state)))
+
+    def _packed_pairs(self, state: State, step: int) -> int:
+        """How many cards read lie on the card under them as packing with ``step`` allows."""
+        return sum(1 for name in ROWS for p in state.areas.get(name, []) for lower, upper in zip(p, p[1:])
+                   if lower.card is not None and upper.card is not None
+                   and self._fits_pack(state, upper.card, lower.card, step))
 
     # ---------------------------------------------------------------- words
     def order_words(self, state: State) -> str:

@@ -447,10 +447,10 @@ class PokerPatience(Game):
         """The game is over, with a score, once the square is complete."""
         return len(self.grid(state)) >= CELLS
 
-    def photo_info(self, fresh: State) -> dict:
+    def photo_info(self, seen: State) -> dict:
         """A square first seen in a photo: where the joker lies in the pack, and which card was laid last,
         cannot be known."""
-        info = dict(fresh.info)
+        info = dict(seen.info)
         info["last"] = None
         if "joker_deep" in info:
             info["joker_deep"] = None

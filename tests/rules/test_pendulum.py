@@ -13,9 +13,11 @@ G = get_game(GID)
 ACES = {"left-aces": [["As"], ["Ah"]], "right-aces": [["Ad"], ["Ac"]]}
 
 
-def grid(rows: dict, aces: dict | None = None, info: dict | None = None, options: dict | None = None) -> State:
+def grid(rows: dict, aces: dict | None = None, info: dict | None = None, options: dict | None = None,
+         check: bool = True) -> State:
     """A hand-built state. ``rows`` maps a row name to its 8 places: a card token, a list of tokens
-    (a packet, bottom first), or None for a gap. Rows not given are empty."""
+    (a packet, bottom first), or None for a gap. Rows not given are empty. ``check=False``: as a
+    photo is first read, with a fresh deal's info whatever the cards show."""
     areas = dict(aces or ACES)
     for name in ROWS:
         places = rows.get(name, [None] * 8)
@@ -24,7 +26,7 @@ def grid(rows: dict, aces: dict | None = None, info: dict | None = None, options
     data = {"game": GID, "areas": areas, "info": info or {"phase": "choose"}}
     if options:
         data["options"] = options
-    return State.from_json(data)
+    return State.from_json(data, check=check)
 
 
 def playing(direction="up", interval=1, **extra):
@@ -429,3 +431,49 @@ def test_example_game_replays_on_a_reconstructed_deal():
     # needs the lost diagram.
     assert [x.card.label for x in b.state.pile(FOUNDATIONS[0])][-1] == "4s"
     assert [x.card.label for x in b.state.areas["top"][1]] == ["Ks", "Qs", "Js", "10s"]
+
+
+# ------------------------------------------------------------------ a layout first seen in a photo
+
+def test_a_photo_of_the_deal_is_still_choosing():
+    seen = G.new(3)
+    assert G.photo_info(seen) == {"phase": "choose"}
+    assert G.photo_guesses(seen) == []
+
+
+def test_a_photo_shows_the_building_order_through_its_packets():
+    # building up by fours, packing goes down by fours in suit: the 8h on the Qh, the 3c on the 7c on the Jc
+    seen = grid({"top": ["Ks", "3s", "4s", "5s", "6s", "7s", "8s", "Kd"],
+                 "second": [["Qh", "8h"], ["Jc", "7c", "3c"], "2h", None, None, None, None, None]}, check=False)
+    info = G.photo_info(seen)
+    assert (info["phase"], info["direction"], info["interval"]) == ("play", "up", 4)
+    seen.info = info
+    assert G.validate(seen) == []
+    assert G.photo_guesses(seen) == ["the building order is not on the table: up by fours fits the packets "
+                                     "and the foundations best; check it",
+                                     "nor is which way the rows close up next: to the right is assumed"]
+
+
+@pytest.mark.parametrize("packet, order", [(["4h", "6h", "8h"], ("down", 2)),
+                                           (["3d", "7d", "Jd"], ("down", 4)),     # also up by nines
+                                           (["Jd", "7d", "3d"], ("up", 4))])      # also down by nines
+def test_an_order_read_from_a_packet_is_named_by_its_smaller_interval(packet, order):
+    seen = grid({"second": [packet, None, None, None, None, None, None, None]}, check=False)
+    info = G.photo_info(seen)
+    assert (info["direction"], info["interval"]) == order
+    assert building_order(*order) == building_order(order[0] == "up" and "down" or "up", 13 - order[1])
+
+
+def test_with_no_packet_the_count_shows_the_order():
+    # 5s and 5c on their aces; 46 cards on the rows. Up by fours puts one card under each 5 (52 in all);
+    # up by ones would put four there (58), more than the pack
+    deck = [c for c in full_deck(1) if c.rank != 1 and c.label not in ("5s", "5c")]
+    labels = [c.label for c in deck]
+    assert len(labels) == 46
+    rows = {name: (labels[r * 8:(r + 1) * 8] + [None] * 8)[:8] for r, name in enumerate(ROWS)}
+    seen = grid(rows, aces={"left-aces": [["5s"], ["5c"]], "right-aces": [["Ad"], ["Ah"]]}, check=False)
+    info = G.photo_info(seen)
+    assert (info["phase"], info["direction"], info["interval"]) == ("play", "up", 4)
+    seen.info = info
+    assert G.photo_guesses(seen)[0] == ("the building order is not on the table: up by fours fits the foundations "
+                                        "best; check it")
