@@ -508,6 +508,12 @@ class Game(ABC):
         """What ``photo_info`` had to guess about ``state``, in words for the player to check."""
         return []
 
+    def photo_equivalents(self, state: State) -> list[tuple[State, dict[tuple[str, int], tuple[str, int]]]]:
+        """Other states no photo can tell from ``state`` and the game plays alike, each with where
+        each pile of ``state`` lies in it. By default none; Poker Patience records its square at
+        a place fixed by the first card laid, which a photo does not show."""
+        return []
+
     def information_state(self, state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
         """What a player who remembers everything seen so far knows (OpenSpiel's information state).
 

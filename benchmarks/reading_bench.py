@@ -91,8 +91,23 @@ def compare(truth: State, read: State | None, doubts: list, unseen: set | None =
 
     ``unseen`` holds (area, pile, index) of cards no sighting can show: read as ``?`` in their
     place they are still wrong, but counted apart (``unseen_ok``), for ``exact|seen``.
+    A state the game plays alike and no photo can tell from the truth (``photo_equivalents``:
+    Poker Patience's square recorded at another place) is as right as the truth: the read state
+    is judged against whichever of them it matches best.
     """
     unseen = unseen or set()
+    best = _compare(truth, read, doubts, unseen)
+    if read is None:
+        return best
+    for other, where in get_game(truth.game).photo_equivalents(truth):
+        moved = {where[(a, i)] + (j,) for a, i, j in unseen if (a, i) in where}
+        row = _compare(other, read, doubts, moved)
+        if row["wrong"] < best["wrong"]:
+            best = row
+    return best
+
+
+def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dict:
     t = visible_piles(truth)
     n_truth = sum(len(v) for v in t.values())
     if read is None:

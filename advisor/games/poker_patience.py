@@ -456,6 +456,35 @@ class PokerPatience(Game):
             info["joker_deep"] = None
         return info
 
+    def photo_equivalents(self, state: State) -> list[tuple[State, dict[tuple[str, int], tuple[str, int]]]]:
+        """The square moved anywhere on the board that leaves it room to grow to five by five every
+        way it could before: which card was laid first (at e5) does not show."""
+        g = self.grid(state)
+        if not g:
+            return []
+        cs, rs = [c for c, _ in g], [r for _, r in g]
+        out = []
+        room_c, room_r = SIDE - 1 - (max(cs) - min(cs)), SIDE - 1 - (max(rs) - min(rs))
+        for dc in range(room_c - min(cs), len(COLS) - room_c - max(cs)):
+            for dr in range(room_r - min(rs), len(COLS) - room_r - max(rs)):
+                if (dc, dr) == (0, 0):
+                    continue
+                moved = state.copy()
+                where = {}
+                for c, col in enumerate(COLS):
+                    moved.areas[col] = [[] for _ in state.areas[col]]
+                for c, col in enumerate(COLS):
+                    for r, pile in enumerate(state.areas[col]):
+                        if 0 <= c + dc < len(COLS) and 0 <= r + dr < len(state.areas[col]):
+                            where[(col, r)] = (COLS[c + dc], r + dr)
+                            moved.areas[COLS[c + dc]][r + dr] = list(pile)
+                for key in ("last", "joker_at"):
+                    cell = parse_cell(state.info[key]) if isinstance(state.info.get(key), str) else None
+                    if cell is not None:
+                        moved.info[key] = cell_name(cell[0] + dc, cell[1] + dr)
+                out.append((moved, where))
+        return out
+
     def observation(self, state: State) -> State:
         obs = super().observation(state)
         if "joker_deep" in obs.info:

@@ -415,3 +415,25 @@ def test_a_square_first_seen_in_a_photo_knows_neither_the_joker_depth_nor_the_la
     fresh.info["last"] = "e5"
     info = G.photo_info(fresh)
     assert info["last"] is None and info.get("joker_deep") is None
+
+
+def test_a_photo_cannot_tell_where_the_square_was_begun():
+    # three cards in an L, 2 wide and 2 tall: it may grow 3 more cells every way, so on a 9 x 9 board
+    # its left column lies in column d or e (4 or 5) and its top row in row 4 or 5
+    s = make({"e5": "7h", "f5": "8h", "f6": "9c"}, info={"last": "f6"})
+    moved = G.photo_equivalents(s)
+    assert len(moved) == 2 * 2 - 1
+    for other, where in moved:
+        assert G.validate(other) == []
+        assert sorted(str(c) for c in G.grid(other).values()) == sorted(str(c) for c in G.grid(s).values())
+        # the same cards beside each other, and the same moves open (the square can grow alike)
+        assert len(G.legal_moves(other)) == len(G.legal_moves(s))
+        ec, er = where[("e", 4)]
+        assert other.areas[ec][er][0].card == Card.parse("7h")
+        assert other.info["last"] == f"{COLS[COLS.index(ec) + 1]}{er + 2}"
+    assert {where[("e", 4)] for _, where in moved} == {("d", 3), ("d", 4), ("e", 3)}
+    assert G.photo_equivalents(make({})) == []
+    # a finished square may lie anywhere on the board
+    full = make(square(["2h 3h 4h 5h 6h", "2c 3c 4c 5c 6c", "2d 3d 4d 5d 6d", "2s 3s 4s 5s 6s", "7h 7c 7d 7s 8h"],
+                       origin="c3"), turned=None)
+    assert len(G.photo_equivalents(full)) == 5 * 5 - 1

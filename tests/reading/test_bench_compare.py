@@ -1,0 +1,48 @@
+"""The reading benchmark judges a read state against the truth, or a state no photo can tell from it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import reading_bench as rb  # noqa: E402
+
+from advisor.engine import get_game  # noqa: E402
+
+POKER = get_game("poker-patience")
+
+
+def _moved(state, dc: int, dr: int):
+    """The Poker Patience square moved by (dc, dr) cells, whatever room it leaves."""
+    out = state.copy()
+    cols = "abcdefghi"
+    for col in cols:
+        out.areas[col] = [[] for _ in range(9)]
+    for c, col in enumerate(cols):
+        for r, pile in enumerate(state.areas[col]):
+            if pile:
+                out.areas[cols[c + dc]][r + dr] = list(pile)
+    return out
+
+
+def test_a_poker_square_read_where_a_photo_cannot_tell_it_from_the_truth_is_right():
+    truth = rb.make_state("poker-patience", 1002, 25)
+    n = len(POKER.grid(truth))
+    assert n >= 4
+    row = rb.compare(truth, _moved(truth, 0, 1), [])
+    assert row["exact"] and row["correct"] == row["cards"]
+
+
+def test_a_poker_square_read_where_it_could_no_longer_grow_is_wrong():
+    truth = rb.make_state("poker-patience", 1009, 25)
+    rs = [r for _, r in POKER.grid(truth)]
+    # pushed against the board's top edge: a square not yet five tall could not grow upwards there
+    assert max(rs) - min(rs) < 4
+    row = rb.compare(truth, _moved(truth, 0, -min(rs)), [])
+    assert not row["exact"] and row["wrong"] >= len(rs)
+
+
+def test_other_games_are_judged_against_the_truth_alone():
+    truth = rb.make_state("kings", 3, 0)
+    assert get_game("kings").photo_equivalents(truth) == []
+    assert rb.compare(truth, truth, [])["exact"]
