@@ -523,15 +523,10 @@ class Game(ABC):
         return self.observation(state)
 
     def validate(self, state: State) -> list[str]:
-        """Problems that make a state impossible. Games extend with their own checks."""
-        problems = []
-        layout = self.layout(state.options)
-        for a in layout.areas:
-            piles = state.areas.get(a.name)
-            if piles is None:
-                problems.append(f"area {a.name!r} is missing")
-            elif a.count and len(piles) != a.count:
-                problems.append(f"{a.name} must have {a.count} piles, not {len(piles)}")
+        """Problems that make a state impossible. Games extend with their own checks; those need
+        only a state that is not ``misshapen``: too many cards or copies hide none of the game's
+        own objections (a reader weighing two readings counts them all)."""
+        problems = self._shape_problems(state)
         deck = self._deck_faces()
         known = state.known_cards()
         seen = Counter(c.face for c in known)
@@ -552,6 +547,21 @@ class Game(ABC):
         if total > size:
             problems.append(f"{total} cards in the state but the game has only {size}")
         return problems
+
+    def _shape_problems(self, state: State) -> list[str]:
+        problems = []
+        for a in self.layout(state.options).areas:
+            piles = state.areas.get(a.name)
+            if piles is None:
+                problems.append(f"area {a.name!r} is missing")
+            elif a.count and len(piles) != a.count:
+                problems.append(f"{a.name} must have {a.count} piles, not {len(piles)}")
+        return problems
+
+    def misshapen(self, state: State) -> bool:
+        """Whether an area is missing or holds the wrong number of piles (the game's own checks
+        cannot run on such a state)."""
+        return bool(self._shape_problems(state))
 
     def _deck_faces(self) -> Counter:
         # validate runs often (the reader tries alternatives): count the deck once per game object.

@@ -233,7 +233,7 @@ class CaptainSpaulding(Game):
     # --------------------------------------------------------------- validate
     def validate(self, state: State) -> list[str]:
         problems = super().validate(state)
-        if problems:
+        if problems and self.misshapen(state):
             return problems
         for loc, _, slot in state.slots():
             if not slot.face_up:

@@ -447,7 +447,7 @@ class Pendulum(Game):
     # -------------------------------------------------------------- validate
     def validate(self, state: State) -> list[str]:
         problems = super().validate(state)
-        if problems:
+        if problems and self.misshapen(state):
             return problems
         if any(not s.face_up for _, _, s in state.slots()):
             problems.append("every card in Pendulum lies face up; a face-down card cannot be part of the game")

@@ -379,7 +379,7 @@ class SevenAndSix(Game):
     # ---------------------------------------------------------------- validity
     def validate(self, state: State) -> list[str]:
         problems = super().validate(state)
-        if problems:
+        if problems and self.misshapen(state):
             return problems
         stock_piles = state.areas[STOCK]
         stock = stock_piles[0]

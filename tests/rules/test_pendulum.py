@@ -477,3 +477,17 @@ def test_with_no_packet_the_count_shows_the_order():
     seen.info = info
     assert G.photo_guesses(seen)[0] == ("the building order is not on the table: up by fours fits the foundations "
                                         "best; check it")
+
+
+def test_a_card_read_twice_hides_none_of_the_packing_objections():
+    # a reader weighing two readings of a photo counts the rules' objections: a misread copy
+    # must not hide the packets that break the building order
+    s = grid({"top": ["Ks", "3s", "4s", "5s", "6s", "7s", "8s", "7s"],
+              "second": [["Qh", "3c"], None, None, None, None, None, None, None]},
+             info=playing("up", 4), check=False)
+    problems = G.validate(s)
+    assert any("two 7♠" in p for p in problems)
+    assert any("3♣ cannot lie on the Q♥" in p for p in problems)
+    assert not G.misshapen(s)
+    s.areas["second"].pop()
+    assert G.misshapen(s) and G.validate(s)[0] == "second must have 8 piles, not 7"
