@@ -1962,7 +1962,10 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                   for k, (share, (_, H)) in enumerate(zip(shares, candidates))]
     # An alignment no camera could give must not raise the bar the others are judged by: it would
     # hide them, and the message would quote its share.
-    best_fit = max([s for s, (_, H) in zip(shares, candidates) if _plausible_size(H, sightings)] or shares)
+    # Only the alignments that will be read set it: a better share further down the list, never read,
+    # would rule out every one that is (a Poker Patience photo of 33 cards was refused so).
+    best_fit = max([s for s, (_, H) in zip(shares[:limit], candidates[:limit]) if _plausible_size(H, sightings)]
+                   or shares[:limit] or [0.0])
     tried: list[tuple[float, float, Reading]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
     look_alike = {id(H) for _, H in shifted}
