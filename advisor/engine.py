@@ -384,6 +384,22 @@ class Option:
     choices: tuple | None = None
 
 
+def _remembered_layout(build):
+    """A game's ``layout`` made once for each set of options: layouts are frozen, and the reader
+    asks for one thousands of times a photo (every ``validate`` of a candidate state does)."""
+    def layout(self, options: dict | None) -> Layout:
+        try:
+            key = tuple(sorted((options or {}).items()))
+            made = self.__dict__.setdefault("_layouts", {})
+            if key not in made:
+                made[key] = build(self, options)
+            return made[key]
+        except TypeError:              # an option value that cannot be a key: make it each time
+            return build(self, options)
+    layout.__doc__, layout.__name__, layout.__wrapped__ = build.__doc__, build.__name__, build
+    return layout
+
+
 class Game(ABC):
     """Base class of every game. Subclasses set the class attributes and the abstract methods."""
 
@@ -407,6 +423,11 @@ class Game(ABC):
             if o.choices is None and type(v) is not type(o.default):
                 raise StateError(f"option {k!r} must be a {type(o.default).__name__}, got {v!r}")
         return {o.name: options.get(o.name, o.default) for o in self.option_list}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "layout" in cls.__dict__:
+            cls.layout = _remembered_layout(cls.__dict__["layout"])
 
     # -- what every game provides
     @abstractmethod

@@ -154,3 +154,18 @@ def test_too_many_copies_is_named(gid):
 def test_unknown_game_is_named():
     with pytest.raises(Exception, match="unknown game 'chess'"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("gid", sorted(games()))
+def test_a_layout_is_made_once_for_each_set_of_options(gid):
+    game = get_game(gid)
+    options = game.check_options({})
+    assert game.layout(options) is game.layout(dict(options))
+    assert game.layout(options) == type(game).layout.__wrapped__(game, options)
+
+
+def test_layouts_for_other_options_are_their_own():
+    kings = get_game("kings")
+    spread, squared = kings.layout({"fans_stay_open": True}), kings.layout({"fans_stay_open": False})
+    assert spread is not squared and spread != squared
+    assert kings.layout({"fans_stay_open": True}) is spread
