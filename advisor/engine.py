@@ -34,6 +34,7 @@ Move notation
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import json
 import random
 import re
@@ -387,6 +388,7 @@ class Option:
 def _remembered_layout(build):
     """A game's ``layout`` made once for each set of options: layouts are frozen, and the reader
     asks for one thousands of times a photo (every ``validate`` of a candidate state does)."""
+    @functools.wraps(build)
     def layout(self, options: dict | None) -> Layout:
         try:
             key = tuple(sorted((options or {}).items()))
@@ -396,7 +398,6 @@ def _remembered_layout(build):
             return made[key]
         except TypeError:              # an option value that cannot be a key: make it each time
             return build(self, options)
-    layout.__doc__, layout.__name__, layout.__wrapped__ = build.__doc__, build.__name__, build
     return layout
 
 

@@ -466,16 +466,16 @@ class PokerPatience(Game):
         out = []
         room_c, room_r = SIDE - 1 - (max(cs) - min(cs)), SIDE - 1 - (max(rs) - min(rs))
         for dc in range(room_c - min(cs), len(COLS) - room_c - max(cs)):
-            for dr in range(room_r - min(rs), len(COLS) - room_r - max(rs)):
+            for dr in range(room_r - min(rs), SIZE - room_r - max(rs)):
                 if (dc, dr) == (0, 0):
                     continue
                 moved = state.copy()
                 where = {}
-                for c, col in enumerate(COLS):
-                    moved.areas[col] = [[] for _ in state.areas[col]]
+                for col in COLS:
+                    moved.areas[col] = [[] for _ in range(SIZE)]
                 for c, col in enumerate(COLS):
                     for r, pile in enumerate(state.areas[col]):
-                        if 0 <= c + dc < len(COLS) and 0 <= r + dr < len(state.areas[col]):
+                        if 0 <= c + dc < len(COLS) and 0 <= r + dr < SIZE:
                             where[(col, r)] = (COLS[c + dc], r + dr)
                             moved.areas[COLS[c + dc]][r + dr] = list(pile)
                 for key in ("last", "joker_at"):
