@@ -52,6 +52,10 @@ READING_MIN = 0.01
 # A corner index is printed both ways up on a card, so every turn is a fair look,
 # and each one the model is unsure of in a different place.
 VIEWS = ("turn", "mirror", "flip")
+# The final looks see the layout's part of the photo: the indices the measuring look found, and this
+# many index lengths around them (a card is about five long), for any card that look missed whole.
+REGION_MARGIN = 6.0
+STRIDE = 32     # the detector's coarsest feature map: photos are padded to a multiple of it
 
 
 def view(image: np.ndarray, name: str) -> np.ndarray:
@@ -322,10 +326,11 @@ class Detector:
             found = self._find(img, s, first, iou, views=() if auto else None)
         if auto:
             s2 = self.rescale(found, s)
+            region = self.layout_region(found, s, W, H)
             if s2 != s:
-                found = self._find(img, s2, first, iou)
+                found = self._find(img, s2, first, iou, region=region)
             elif self.views:
-                found = self._find(img, s, first, iou, plain=found)
+                found = self._find(img, s, first, iou, plain=found, region=region)
             s = s2
         if found is None:
             return Candidates(np.zeros((0, 4)), np.zeros(0), np.zeros((0, 0)), np.zeros(0, int))
@@ -360,26 +365,58 @@ class Detector:
         s2 = float(np.clip(s * self.index_px / m, 0.08, 1.5))
         return s if abs(np.log(s2 / s)) < np.log(1.2) else s2
 
+    @staticmethod
+    def layout_region(found, s: float, W: int, H: int) -> tuple[int, int, int, int] | None:
+        """The part of the photo (x0, y0, x1, y1, photo pixels) that the indices found at scale ``s``
+        span, with a margin of ``REGION_MARGIN`` index lengths; None when nothing was measured.
+
+        The final looks are the costly ones (at the model's index size, and turned as well): a far
+        camera, which needs the largest scale, also leaves the most table around the layout."""
+        m = Detector.typical_length(found)
+        if m is None:
+            return None
+        B = found[0] / s
+        pad = REGION_MARGIN * m / s
+        x0, y0 = max(0, int(B[:, 0].min() - pad)), max(0, int(B[:, 1].min() - pad))
+        x1, y1 = min(W, int(np.ceil(B[:, 2].max() + pad))), min(H, int(np.ceil(B[:, 3].max() + pad)))
+        return x0, y0, x1, y1
+
     def _find(self, img: np.ndarray, s: float, conf: float, iou: float, views: tuple[str, ...] | None = None,
-              plain=False):
+              plain=False, region: tuple[int, int, int, int] | None = None):
         """Stage 1 at scale ``s``: the plain look (or ``plain``, already taken), plus each of ``views``
-        (default: the settings'), fused by :func:`fuse_looks`."""
+        (default: the settings'), fused by :func:`fuse_looks`. With ``region`` the new looks see only
+        that part of the photo; boxes are in the whole photo's coordinates at scale ``s`` either way."""
         import cv2
 
         H, W = img.shape[:2]
         work = cv2.resize(img, (round(W * s), round(H * s)), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
                           ) if s != 1 else img
+        ox = oy = 0
+        if region is not None:
+            # cut from the scaled photo on the network's stride, counted from each side (the turned view
+            # starts at the far side), so that the model sees the same pixels on the same grid as in a look
+            # at the whole photo
+            h, w = work.shape[:2]
+            x0, y0 = (int(region[0] * s) // STRIDE) * STRIDE, (int(region[1] * s) // STRIDE) * STRIDE
+            x1 = w - (max(0, w - int(np.ceil(region[2] * s))) // STRIDE) * STRIDE
+            y1 = h - (max(0, h - int(np.ceil(region[3] * s))) // STRIDE) * STRIDE
+            work = work[y0:y1, x0:x1]
+            ox, oy = x0, y0
+            if plain is not False and plain is not None:
+                plain = (plain[0] - [ox, oy, ox, oy], plain[1], plain[2])
         look = self._full if self.mode == "full" else self._tiles
         views = self.views if views is None else views
         found = look(work, conf, iou) if plain is False else plain
-        if not views:
+        if views:
+            h, w = work.shape[:2]
+            looks = [found]
+            for v in views:
+                other = look(view(work, v), conf, iou)
+                looks.append(None if other is None else (unview(other[0], v, w, h), other[1], other[2]))
+            found = fuse_looks(looks, iou)
+        if found is None or not (ox or oy):
             return found
-        h, w = work.shape[:2]
-        looks = [found]
-        for v in views:
-            other = look(view(work, v), conf, iou)
-            looks.append(None if other is None else (unview(other[0], v, w, h), other[1], other[2]))
-        return fuse_looks(looks, iou)
+        return found[0] + [ox, oy, ox, oy], found[1], found[2]
 
     def _tiles(self, work: np.ndarray, conf: float, iou: float):
         h, w = work.shape[:2]

@@ -13,7 +13,7 @@ pytest.importorskip("onnxruntime", reason="vision extra (onnxruntime) is require
 from patience.cli import main  # noqa: E402
 from vision import Sighting, VisionError, detect  # noqa: E402
 from vision.decks import LABELS  # noqa: E402
-from vision.detector import DEFAULT_MODEL, Detector, nms, tile_origins  # noqa: E402
+from vision.detector import DEFAULT_MODEL, REGION_MARGIN, Detector, nms, tile_origins  # noqa: E402
 from vision.evaluate import compute_metrics, read_names, read_yolo_labels  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 
@@ -87,6 +87,45 @@ def test_a_closer_camera_still_finds_the_indices(det):
     m, m_fixed = compute_metrics(near, conf=det.default_conf), compute_metrics(fixed, conf=det.default_conf)
     assert m.recall >= 0.6 and m.precision >= 0.6, m.as_dict()
     assert m.recall > m_fixed.recall + 0.2, (m.as_dict(), m_fixed.as_dict())
+
+
+def test_layout_region_spans_the_found_indices_with_a_margin():
+    """Boxes found at scale 0.5 -> the photo's part they span, REGION_MARGIN index lengths wider, inside the photo."""
+    boxes = np.array([[400, 300, 410, 325]] * 6 + [[600, 500, 610, 525]] * 6, float)   # 25 px long at scale 0.5
+    found = (boxes, np.full(12, 0.9), np.zeros(12, int))
+    pad = REGION_MARGIN * 25 / 0.5
+    assert Detector.layout_region(found, 0.5, 4000, 3000) == (int(800 - pad), int(600 - pad),
+                                                             int(1220 + pad), int(1050 + pad))
+    assert Detector.layout_region(found, 0.5, 1300, 1200) == (int(800 - pad), int(600 - pad), 1300, 1200)  # clipped
+    assert Detector.layout_region((boxes, np.full(12, 0.1), found[2]), 0.5, 700, 500) is None   # nothing measured
+    assert Detector.layout_region(None, 0.5, 700, 500) is None
+
+
+def test_a_far_camera_looks_again_only_at_the_layout(det, monkeypatch):
+    """A fixture scene in one corner of a much larger table photo (a far camera): the final looks see
+    only the layout's part of the photo, and the boxes still land where the indices are in the whole photo,
+    as well found as when the whole photo is looked at."""
+    names = read_names(FIX / "names.txt")
+    img = load_image(IMAGES[0])
+    photo = np.full((1440, 2560, 3), (60, 90, 40), np.uint8)    # plain green baize
+    x0, y0 = 1700, 650
+    photo[y0:y0 + img.shape[0], x0:x0 + img.shape[1]] = img
+    gt = [(lab, (a + x0, b + y0, c + x0, d + y0)) for lab, (a, b, c, d) in
+          read_yolo_labels(FIX / "labels" / f"{IMAGES[0].stem}.txt", names, img.shape[1], img.shape[0])]
+    seen = []
+    full = det._full
+    monkeypatch.setattr(det, "_full", lambda work, conf, iou: seen.append(work.shape[:2]) or full(work, conf, iou))
+    cropped = det(photo, conf=0.01)
+    cropped_looks, seen[:] = seen[2:], []      # after the half-scale probe and the measuring look
+    monkeypatch.setattr(det, "layout_region", lambda *a: None)
+    whole = det(photo, conf=0.01)
+    whole_looks = seen[2:]
+    assert cropped_looks and len(cropped_looks) == len(whole_looks), "a far camera's photo is looked at again"
+    for (h, w), (H, W) in zip(cropped_looks, whole_looks):
+        assert h * w < 0.5 * H * W, (cropped_looks, whole_looks)
+    m, m_whole = compute_metrics([(gt, cropped)], conf=det.default_conf), compute_metrics([(gt, whole)], conf=det.default_conf)
+    assert m.recall >= 0.6 and m.precision >= 0.6, m.as_dict()
+    assert m.recall >= m_whole.recall - 0.05, (m.as_dict(), m_whole.as_dict())
 
 
 def test_detect_api_returns_sightings():
