@@ -77,13 +77,24 @@ static void ctx_init(Ctx *x, const uint8_t *keys)
 typedef struct {
     clockid_t id;
     double end;
+    int group;          /* searches run side by side share a group: the first win stops them all (-1: none) */
 } Clock;
+
+/* the group whose search has won; read by the others of that group at each clock check */
+static int won_group = -1;
 
 static double clock_now(const Clock *k)
 {
     struct timespec ts;
     clock_gettime(k->id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int out_of_time(const Clock *k)
+{
+    if (k->group >= 0 && __atomic_load_n(&won_group, __ATOMIC_RELAXED) == k->group)
+        return 1;
+    return clock_now(k) > k->end;
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -680,7 +691,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
         for (int b = 0; b < nbeam; b++) {
             Pos *cur = &w->beam[b];
             if (s >= SESSIONS) {
-                if (clock_now(clk) > clk->end)
+                if (out_of_time(clk))
                     return -1;
                 int got = finish_last(w->fin, x, cur, pr->finish_nodes);
                 if (got == 1) {
@@ -699,7 +710,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
                     continue;           /* no way to finish: drop it */
                 }
             }
-            if (clock_now(clk) > clk->end)
+            if (out_of_time(clk))
                 return -1;
             for (int k = 0; k < pr->samples; k++) {
                 Pos *c2 = &w->cand[ncand];
@@ -855,11 +866,12 @@ static const char beam_search_doc[] =
 static PyObject *py_beam_search(PyObject *self, PyObject *args)
 {
     PyObject *cols, *prog, *keys;
-    int session, cpu, width, samples, finish_nodes;
+    int session, cpu, width, samples, finish_nodes, group = -1;
     unsigned long long seed;
     double seconds, noise, bw, kw;
-    if (!PyArg_ParseTuple(args, "OOOidpKiididd", &cols, &prog, &keys, &session, &seconds, &cpu, &seed,
-                          &width, &samples, &noise, &finish_nodes, &bw, &kw))
+    /* cpu: 0 wall clock, 1 this process's CPU time, 2 this thread's CPU time (searches side by side) */
+    if (!PyArg_ParseTuple(args, "OOOidiKiididd|i", &cols, &prog, &keys, &session, &seconds, &cpu, &seed,
+                          &width, &samples, &noise, &finish_nodes, &bw, &kw, &group))
         return NULL;
     if (width < 1 || samples < 1) {
         PyErr_SetString(PyExc_ValueError, "width and samples must be at least 1");
@@ -884,14 +896,14 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     if (position_args(cols, prog, keys, session, start, &x) < 0)
         goto done;
     Params pr = {width, samples, finish_nodes, noise, bw, kw};
-    Clock clk = {cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, 0.0};
+    Clock clk = {cpu == 2 ? CLOCK_THREAD_CPUTIME_ID : cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, 0.0, group};
     clk.end = clock_now(&clk) + seconds;
     uint64_t rng = seed * 0x2545F4914F6CDD1Dull + 0x1234567ull;
     int start_played = played_of(start);
     int best = start_played, won = 0, have = 0;
     memcpy(line, start, sizeof(Pos));
     Py_BEGIN_ALLOW_THREADS
-    while (clock_now(&clk) < clk.end) {
+    while (!out_of_time(&clk)) {
         w.best = start_played;
         w.have_line = 0;
         int got = beam_run(&x, start, session, &pr, &clk, &rng, &w);
@@ -903,6 +915,8 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
             best = w.best;
         if (got == 1) {
             won = 1;
+            if (group >= 0)
+                __atomic_store_n(&won_group, group, __ATOMIC_RELAXED);
             break;
         }
         if (session == SESSIONS)

@@ -95,7 +95,10 @@ and 7 of the source), and whether it ends "on the ground".
 """
 from __future__ import annotations
 
+import itertools
+import os
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -1048,11 +1051,46 @@ try:
 except ImportError:          # no compiler at install time: the Python search does the work
     _fast = None
 USE_FAST = 1
+# Beam searches run side by side, one a CPU core (the C search lets go of the interpreter while it
+# works), each with its own play-out seed; the first to win stops the others. A second searcher
+# is a second chance at the same wall time: seeds of the play-outs decide which deals a beam wins.
+SEARCHERS = min(2, os.cpu_count() or 1)
+_groups = itertools.count()
 
 
 def _fast_beam_usable() -> bool:
     """The C search implements the settings in use (it has king foresight only and no stack cut)."""
     return _fast is not None and bool(USE_FAST) and bool(KING_FORESIGHT) and not STACK_BEAM and BEAM_GROWTH == 1.0
+
+
+def _side_by_side_beams(pos: Compact, seconds: float, seed: int, width: int):
+    """The C beam search on ``SEARCHERS`` threads for ``seconds`` each (on the solver's clock; a CPU
+    clock is then each thread's own), play-out seeds ``seed``, ``seed + 1``...: (plan or None, best
+    cards played, best line), a win from any of them first."""
+    args = ([bytes(c) for c in pos.cols], bytes(pos.prog), bytes(pos.keys), pos.session, seconds)
+    rest = (width, max(int(BEAM_SAMPLES), width // 3), BEAM_NOISE, int(FINISH_NODES), BLOCKED_WEIGHT, KING_WEIGHT)
+    n = max(1, int(SEARCHERS))
+    if n == 1:
+        return _fast.beam_search(*args, int(_clock is time.process_time), seed, *rest)
+    group = next(_groups)
+    results: list = [None] * n
+    errors: list = []
+
+    def search(k: int) -> None:
+        try:
+            results[k] = _fast.beam_search(*args, 2 if _clock is time.process_time else 0, seed + k, *rest, group)
+        except BaseException as e:      # handed to the caller: a thread must not swallow it
+            errors.append(e)
+    helpers = [threading.Thread(target=search, args=(k,), daemon=True) for k in range(1, n)]
+    for h in helpers:
+        h.start()
+    search(0)
+    for h in helpers:
+        h.join()
+    if errors:
+        raise errors[0]
+    won = [r for r in results if r[0] is not None]
+    return won[0] if won else max(results, key=lambda r: r[1])
 
 
 def _notation(moves) -> list[str]:
@@ -1101,10 +1139,7 @@ def solve(state: State, time_limit: float = 1.0, node_limit: int = 10 ** 9, seed
         width = int(FAST_BEAM_WIDTH)
         left = t0 + beam_share * time_limit - _clock()
         if left > 0:
-            bplan, bbest, bline = _fast.beam_search(
-                [bytes(c) for c in pos.cols], bytes(pos.prog), bytes(pos.keys), pos.session, left,
-                _clock is time.process_time, seed, width, max(int(BEAM_SAMPLES), width // 3), BEAM_NOISE,
-                int(FINISH_NODES), BLOCKED_WEIGHT, KING_WEIGHT)
+            bplan, bbest, bline = _side_by_side_beams(pos, left, seed, width)
             line = bline
             best = max(best, bbest)
             if bplan is not None:

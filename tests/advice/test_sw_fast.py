@@ -140,3 +140,39 @@ def test_c_search_reports_its_best_line_when_out_of_time():
 def test_c_functions_refuse_malformed_positions(cols, prog, keys, problem):
     with pytest.raises(ValueError, match=problem):
         fast.cuts(cols, prog, keys, 1)
+
+
+def test_a_win_stops_the_searches_beside_it():
+    """Searches in one group stop when one of them wins: a search of deal 19 (never won here) given
+    60 s ends as soon as a search of the easy deal 2 in its group has won, with no plan of its own."""
+    import threading
+    import time
+
+    hard, easy = compact(G.new(19)), compact(G.new(2))
+    group = next(solver._groups)
+    out = {}
+
+    def search(name, pos, seconds):
+        out[name] = fast.beam_search(*_args(pos.keys, pos.cols, pos.prog), 1, seconds, 0, 0, 20, 6, 2.0, 1500,
+                                     solver.BLOCKED_WEIGHT, solver.KING_WEIGHT, group)
+    t = threading.Thread(target=search, args=("hard", hard, 60.0))
+    t0 = time.perf_counter()
+    t.start()
+    search("easy", easy, 60.0)
+    t.join(timeout=60.0)
+    assert not t.is_alive() and time.perf_counter() - t0 < 30.0, "the hard search did not stop"
+    assert out["easy"][0] is not None and out["hard"][0] is None
+    # a search in no group, or in another, is not stopped by that win
+    plan, best, line = fast.beam_search(*_args(hard.keys, hard.cols, hard.prog), 1, 0.2, 0, 0, 20, 6, 2.0, 1500,
+                                        solver.BLOCKED_WEIGHT, solver.KING_WEIGHT, next(solver._groups))
+    assert plan is None and best > 0
+
+
+@pytest.mark.parametrize("searchers", [1, 2, 3])
+def test_side_by_side_searches_find_a_plan_that_replays(monkeypatch, searchers):
+    monkeypatch.setattr(solver, "SEARCHERS", searchers)
+    st = G.new(2)
+    sol = solve(st, 3.0)
+    assert sol.verdict == "yes" and replays_to_a_win(st, sol.plan)
+    sol = solve(G.new(19), 0.3)                   # out of time on every thread: no verdict, the best count back
+    assert sol.verdict == "unknown" and 0 < sol.best_played < 96
