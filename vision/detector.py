@@ -458,7 +458,7 @@ class Detector:
 
     def _full(self, work: np.ndarray, conf: float, iou: float):
         h, w = work.shape[:2]
-        ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
+        ph, pw = -(-h // STRIDE) * STRIDE, -(-w // STRIDE) * STRIDE
         pad = np.full((ph, pw, 3), 114, np.uint8)
         pad[:h, :w] = work
         out = self.session.run(None, {self.input_name: to_network(pad)})[0]
