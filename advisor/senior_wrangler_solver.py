@@ -1070,15 +1070,15 @@ def _side_by_side_beams(pos: Compact, seconds: float, seed: int, width: int):
     args = ([bytes(c) for c in pos.cols], bytes(pos.prog), bytes(pos.keys), pos.session, seconds)
     rest = (width, max(int(BEAM_SAMPLES), width // 3), BEAM_NOISE, int(FINISH_NODES), BLOCKED_WEIGHT, KING_WEIGHT)
     n = max(1, int(SEARCHERS))
-    if n == 1:
-        return _fast.beam_search(*args, int(_clock is time.process_time), seed, *rest)
-    group = next(_groups)
+    # the C clock: 0 wall, 1 the process's CPU time, 2 each thread's own
+    clock = (2 if n > 1 else 1) if _clock is time.process_time else 0
+    group = next(_groups) if n > 1 else -1
     results: list = [None] * n
     errors: list = []
 
     def search(k: int) -> None:
         try:
-            results[k] = _fast.beam_search(*args, 2 if _clock is time.process_time else 0, seed + k, *rest, group)
+            results[k] = _fast.beam_search(*args, clock, seed + k, *rest, group)
         except BaseException as e:      # handed to the caller: a thread must not swallow it
             errors.append(e)
     helpers = [threading.Thread(target=search, args=(k,), daemon=True) for k in range(1, n)]

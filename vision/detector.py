@@ -402,7 +402,7 @@ class Detector:
             y1 = h - (max(0, h - int(np.ceil(region[3] * s))) // STRIDE) * STRIDE
             work = work[y0:y1, x0:x1]
             ox, oy = x0, y0
-            if plain is not False and plain is not None:
+            if isinstance(plain, tuple):      # (boxes, scores, classes) already found: into the cut's coordinates
                 plain = (plain[0] - [ox, oy, ox, oy], plain[1], plain[2])
         look = self._full if self.mode == "full" else self._tiles
         views = self.views if views is None else views
