@@ -113,8 +113,9 @@ static double rng_unit(uint64_t *s)
 
 /* ------------------------------------------------------------------ play-out (_session_playout) */
 
-static void playout(const Ctx *x, Pos *p, int s, uint64_t *rng, double noise)
+static void playout(const Ctx *x, Pos *p, int s, uint64_t *rng, double noise, double hold)
 {
+    int held[NCOL] = {0};
     uint8_t wl[15][NCOL];     /* piles needing rank r next, in pile order */
     int wn[15] = {0};
     int top[NCOL];
@@ -129,7 +130,7 @@ static void playout(const Ctx *x, Pos *p, int s, uint64_t *rng, double noise)
         int cc[NCOL * NCOL], cj[NCOL * NCOL], n = 0;
         for (int c = 0; c < NCOL; c++) {
             int t = top[c];
-            if (!t)
+            if (!t || held[c])
                 continue;
             for (int k = 0; k < wn[t]; k++) {
                 cc[n] = c;
@@ -172,6 +173,10 @@ static void playout(const Ctx *x, Pos *p, int s, uint64_t *rng, double noise)
             }
             c = cc[bi];
             j = cj[bi];
+        }
+        if (hold > 0.0 && rng_unit(rng) < hold) {
+            held[c] = 1;        /* declined: the card and its column stay as they are this session */
+            continue;
         }
         int t = p->col[c][--p->len[c]];
         top[c] = p->len[c] ? p->col[c][p->len[c] - 1] : 0;
@@ -241,27 +246,34 @@ static double score(const Ctx *x, const Pos *p, int s, double blocked_weight, do
             }
         }
     }
-    /* where every king ends if nothing more moves */
-    static __thread uint8_t fin[NCOL][MAXC];
-    int flen[NCOL];
+    /* where every king ends if nothing more moves: only the column lengths and the kings' places
+       need following through the coming redeals (card i of a picked-up column goes to column
+       i % NCOL, on top of what that column holds then) */
+    int flen[NCOL], base[NCOL], kc[TOTAL], ki[TOTAL], nk = 0;
     for (int c = 0; c < NCOL; c++) {
-        memcpy(fin[c], p->col[c], p->len[c]);
         flen[c] = p->len[c];
+        for (int i = 0; i < p->len[c]; i++)
+            if (p->col[c][i] == KING) {       /* at most TOTAL cards: read_pos checks */
+                kc[nk] = c;
+                ki[nk] = i;
+                nk++;
+            }
     }
     for (int t = s; t < SESSIONS; t++) {
-        uint8_t picked[MAXC];
-        int n = flen[t - 1];
-        memcpy(picked, fin[t - 1], (size_t)n);
-        flen[t - 1] = 0;
-        for (int i = 0; i < n; i++) {
-            int d = i % NCOL;
-            fin[d][flen[d]++] = picked[i];
-        }
+        int src = t - 1, n = flen[src];
+        memcpy(base, flen, sizeof base);
+        base[src] = 0;
+        for (int k = 0; k < nk; k++)
+            if (kc[k] == src) {
+                int i = ki[k];
+                kc[k] = i % NCOL;
+                ki[k] = base[i % NCOL] + i / NCOL;
+            }
+        for (int d = 0; d < NCOL; d++)
+            flen[d] = base[d] + n / NCOL + (d < n % NCOL);
     }
-    for (int c = 0; c < NCOL; c++)
-        for (int i = 0; i < flen[c]; i++)
-            if (fin[c][i] == KING)
-                sc -= king_weight * i;
+    for (int k = 0; k < nk; k++)
+        sc -= king_weight * ki[k];
     return sc;
 }
 
@@ -668,12 +680,14 @@ static int pos_same(const Pos *a, const Pos *b)
 
 typedef struct {
     int width, samples, finish_nodes;
-    double noise, blocked_weight, king_weight;
+    double noise, blocked_weight, king_weight, hold;
 } Params;
 
 typedef struct {
     Pos *beam, *cand, *won;
     uint64_t *hash;
+    int *slot;              /* open hash table of the candidates, -1 = empty */
+    size_t slot_mask;
     Ranked *rank;
     Finish *fin;
     Pos best_line;
@@ -688,6 +702,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
     memcpy(&w->beam[0], start, sizeof(Pos));
     while (nbeam) {
         int ncand = 0;
+        memset(w->slot, 0xff, sizeof(int) * (w->slot_mask + 1));     /* every slot -1: empty */
         for (int b = 0; b < nbeam; b++) {
             Pos *cur = &w->beam[b];
             if (s >= SESSIONS) {
@@ -715,7 +730,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
             for (int k = 0; k < pr->samples; k++) {
                 Pos *c2 = &w->cand[ncand];
                 memcpy(c2, cur, sizeof(Pos));
-                playout(x, c2, s, rng, pr->noise);
+                playout(x, c2, s, rng, pr->noise, pr->hold);
                 int played = played_of(c2);
                 if (played > w->best || !w->have_line) {
                     if (played > w->best)
@@ -727,12 +742,21 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
                     memcpy(w->won, c2, sizeof(Pos));
                     return 1;
                 }
+                /* a play-out that ends where another did adds nothing: kept once (a hash table) */
                 uint64_t h = pos_hash(c2);
                 int dup = 0;
-                for (int i = 0; i < ncand && !dup; i++)
-                    dup = w->hash[i] == h && pos_same(&w->cand[i], c2);
-                if (!dup)
+                size_t at = (size_t)h & w->slot_mask;
+                for (; w->slot[at] >= 0; at = (at + 1) & w->slot_mask) {
+                    int i = w->slot[at];
+                    if (w->hash[i] == h && pos_same(&w->cand[i], c2)) {
+                        dup = 1;
+                        break;
+                    }
+                }
+                if (!dup) {
+                    w->slot[at] = ncand;
                     w->hash[ncand++] = h;
+                }
             }
         }
         if (s >= SESSIONS)
@@ -859,19 +883,22 @@ static int position_args(PyObject *cols, PyObject *prog, PyObject *keys, int ses
 
 static const char beam_search_doc[] =
     "beam_search(cols, prog, keys, session, seconds, cpu, seed, width, samples, noise, finish_nodes,\n"
-    "            blocked_weight, king_weight) -> (plan or None, best, line)\n\n"
-    "Restarted beam searches until a win is found or the time is up (CPU time of the process\n"
-    "when cpu is true). plan and line are lists of (column, pile), (-1, -1) for a redeal.";
+    "            blocked_weight, king_weight[, group, hold]) -> (plan or None, best, line)\n\n"
+    "Restarted beam searches until a win is found or the time is up (cpu: 0 wall clock, 1 CPU time\n"
+    "of the process, 2 of this thread). Searches of one group stop when one of them wins; hold is\n"
+    "the chance that a play-out declines a move it chose. plan and line are lists of (column, pile),\n"
+    "(-1, -1) for a redeal.";
 
 static PyObject *py_beam_search(PyObject *self, PyObject *args)
 {
     PyObject *cols, *prog, *keys;
     int session, cpu, width, samples, finish_nodes, group = -1;
+    double hold = 0.0;
     unsigned long long seed;
     double seconds, noise, bw, kw;
     /* cpu: 0 wall clock, 1 this process's CPU time, 2 this thread's CPU time (searches side by side) */
-    if (!PyArg_ParseTuple(args, "OOOidiKiididd|i", &cols, &prog, &keys, &session, &seconds, &cpu, &seed,
-                          &width, &samples, &noise, &finish_nodes, &bw, &kw, &group))
+    if (!PyArg_ParseTuple(args, "OOOidiKiididd|id", &cols, &prog, &keys, &session, &seconds, &cpu, &seed,
+                          &width, &samples, &noise, &finish_nodes, &bw, &kw, &group, &hold))
         return NULL;
     if (width < 1 || samples < 1) {
         PyErr_SetString(PyExc_ValueError, "width and samples must be at least 1");
@@ -885,17 +912,22 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     w.cand = PyMem_Malloc(sizeof(Pos) * ncap);
     w.won = PyMem_Malloc(sizeof(Pos));
     w.hash = PyMem_Malloc(sizeof(uint64_t) * ncap);
+    size_t nslot = 16;
+    while (nslot < 2 * ncap)
+        nslot *= 2;
+    w.slot = PyMem_Malloc(sizeof(int) * nslot);
+    w.slot_mask = nslot - 1;
     w.rank = PyMem_Malloc(sizeof(Ranked) * ncap);
     w.fin = PyMem_Calloc(1, sizeof(Finish));
     PyObject *res = NULL;
     Ctx x;
-    if (!start || !line || !w.beam || !w.cand || !w.won || !w.hash || !w.rank || !w.fin) {
+    if (!start || !line || !w.beam || !w.cand || !w.won || !w.hash || !w.slot || !w.rank || !w.fin) {
         PyErr_NoMemory();
         goto done;
     }
     if (position_args(cols, prog, keys, session, start, &x) < 0)
         goto done;
-    Params pr = {width, samples, finish_nodes, noise, bw, kw};
+    Params pr = {width, samples, finish_nodes, noise, bw, kw, hold};
     Clock clk = {cpu == 2 ? CLOCK_THREAD_CPUTIME_ID : cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, 0.0, group};
     clk.end = clock_now(&clk) + seconds;
     uint64_t rng = seed * 0x2545F4914F6CDD1Dull + 0x1234567ull;
@@ -930,7 +962,7 @@ static PyObject *py_beam_search(PyObject *self, PyObject *args)
     Py_XDECREF(ln);
 done:
     PyMem_Free(w.beam); PyMem_Free(w.cand); PyMem_Free(w.won);
-    PyMem_Free(w.hash); PyMem_Free(w.rank); PyMem_Free(w.fin); PyMem_Free(start); PyMem_Free(line);
+    PyMem_Free(w.hash); PyMem_Free(w.slot); PyMem_Free(w.rank); PyMem_Free(w.fin); PyMem_Free(start); PyMem_Free(line);
     return res;
 }
 
@@ -941,15 +973,15 @@ static PyObject *py_playout(PyObject *self, PyObject *args)
     PyObject *cols, *prog, *keys;
     int session;
     unsigned long long seed;
-    double noise;
-    if (!PyArg_ParseTuple(args, "OOOiKd", &cols, &prog, &keys, &session, &seed, &noise))
+    double noise, hold = 0.0;
+    if (!PyArg_ParseTuple(args, "OOOiKd|d", &cols, &prog, &keys, &session, &seed, &noise, &hold))
         return NULL;
     Pos p;
     Ctx x;
     if (position_args(cols, prog, keys, session, &p, &x) < 0)
         return NULL;
     uint64_t rng = seed;
-    playout(&x, &p, session, &rng, noise);
+    playout(&x, &p, session, &rng, noise, hold);
     PyObject *mv = moves_list(&p, 0), *ct = cols_tuple(&p);
     PyObject *res = (mv && ct) ? Py_BuildValue("(Oy#O)", ct, (const char *)p.prog, (Py_ssize_t)NCOL, mv) : NULL;
     Py_XDECREF(mv);
@@ -1022,7 +1054,7 @@ static PyObject *py_finish_last(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"beam_search", py_beam_search, METH_VARARGS, beam_search_doc},
     {"playout", py_playout, METH_VARARGS,
-     "playout(cols, prog, keys, session, seed, noise) -> (cols, prog, moves): one session played out"},
+     "playout(cols, prog, keys, session, seed, noise[, hold]) -> (cols, prog, moves): one session played out"},
     {"score", py_score, METH_VARARGS,
      "score(cols, prog, keys, session, blocked_weight, king_weight) -> float, as _score with king foresight"},
     {"cuts", py_cuts, METH_VARARGS,

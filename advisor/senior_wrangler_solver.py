@@ -718,7 +718,11 @@ class _Exact:
 
 # ---------------------------------------------------------------- beam search
 
-BLOCKED_WEIGHT = 4.0
+# Per card in a frozen column lying above one some pile wants sooner. 6 rather than 4 once play-outs
+# hold cards back (session 24, 24 hard seeds x 3 play-out seeds, HOLD 0.1, width 40, noise 2: 36
+# wins against 32 for 4; 2 gave 31, 8 gave 32; with noise 3 as well, 38). Near the noise (about 4);
+# seeds 0-999 at 1 CPU s decided 984-990 with each of these settings.
+BLOCKED_WEIGHT = 6.0
 KING_FORESIGHT = 1     # score kings by where they end if nothing more moves (0: by the next redeal only)
 # Per card a king will lie on. 5 rather than 3: on the 43 hard seeds (the 31 the old solver left
 # undecided in seeds 0-299 and 12 it won slowly) 18 against 12 wins with the old code, 21
@@ -742,8 +746,11 @@ def _wanted(prog, need) -> dict[int, list[int]]:
     return wanted
 
 
-def _session_playout(cols, prog, need, s, rng, noise):
-    """Play one session out (every card that can move, chosen with a heuristic). Returns moves made."""
+def _session_playout(cols, prog, need, s, rng, noise, hold=0.0):
+    """Play one session out (every card that can move, chosen with a heuristic). Returns moves made.
+
+    With ``hold`` > 0 each chosen move is, with that chance, declined instead: the card stays
+    where it is for the rest of the session, and so does its column (see ``HOLD``)."""
     moves = []
     frozen = _FROZEN[s]
     rand = rng.random
@@ -755,8 +762,9 @@ def _session_playout(cols, prog, need, s, rng, noise):
             wl[need[j][prog[j]]].append(j)
     top = [col[-1] if col else 0 for col in cols]
     rc = range(NCOL)
+    held = [False] * NCOL
     while True:
-        cand = [(c, j) for c in rc for j in wl[top[c]]]
+        cand = [(c, j) for c in rc if not held[c] for j in wl[top[c]]]
         if not cand:
             return moves
         if len(cand) == 1:
@@ -779,6 +787,9 @@ def _session_playout(cols, prog, need, s, rng, noise):
                 if sc > bs:
                     bs, best = sc, (c, j)
             c, j = best
+        if hold > 0.0 and rand() < hold:
+            held[c] = True
+            continue
         col = cols[c]
         t = col.pop()
         top[c] = col[-1] if col else 0
@@ -992,7 +1003,7 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
             for _ in range(samples):
                 c2 = [bytearray(c) for c in cols]
                 p2 = list(prog)
-                mv = _session_playout(c2, p2, need, s, rng, noise)
+                mv = _session_playout(c2, p2, need, s, rng, noise, HOLD)
                 played = sum(p2)
                 if played > best or best_line is None:
                     best, best_line = max(best, played), (hist, mv)
@@ -1037,12 +1048,13 @@ EXACT_EARLY_SHARE = 0.03
 # wins in 1 s than a few wide ones (widths 5-8 did best on hard seeds; doubling from 10 worse).
 BEAM_WIDTH0 = 5
 BEAM_GROWTH = 1.0
-BEAM_NOISE = 2.0       # randomness of the play-out choices (3 did as well; cycling 1, 2, 4 worse)
+BEAM_NOISE = 3.0       # randomness of the play-out choices (2 before play-outs held cards back; with them 3: 38 wins against 32, 1 gave 36, 4 gave 33)
 BEAM_SAMPLES = 6       # play-outs of each kept position per session (at least)
 # Width of the C search's beams: it affords about fifty times the play-outs, and wider beams
 # paid there (seeds 0-999 at 1 CPU s: width 5 decided 965 and 966 with two play-out seeds,
-# 20, 40 and 80 each 971).
-FAST_BEAM_WIDTH = 20
+# 20, 40 and 80 each 971). With held cards (HOLD) the beam keeps more kinds of session ends, and
+# 40 paid again: 33 against 27 wins on 24 hard seeds x 3 (80: 31; 10: 14).
+FAST_BEAM_WIDTH = 40
 
 # The beam search in C (advisor/_swfast.c), built at install time where a C compiler is
 # found. USE_FAST = 0 makes the solver use the Python search (for comparisons).
@@ -1055,6 +1067,12 @@ USE_FAST = 1
 # works), each with its own play-out seed; the first to win stops the others. A second searcher
 # is a second chance at the same wall time: seeds of the play-outs decide which deals a beam wins.
 SEARCHERS = min(2, os.cpu_count() or 1)
+# Chance that a play-out declines a move it has chosen, leaving that card (and its column) as it
+# is until the next session. Many wins need it: a pile kept waiting for the copy of a rank that
+# frees more, or a column left for the redeal to cover (Keeling's tip 5 holds a card back for the
+# first reason). Seeds 0-999 at 1 CPU s of each thread: 975 decided without it, 981 with 0.1 at
+# width 20 (session 24); on 24 hard seeds (3 play-out seeds each) 0.03-0.2 did about as well, 0.3 worse.
+HOLD = 0.1
 _groups = itertools.count()
 
 
@@ -1078,7 +1096,7 @@ def _side_by_side_beams(pos: Compact, seconds: float, seed: int, width: int):
 
     def search(k: int) -> None:
         try:
-            results[k] = _fast.beam_search(*args, clock, seed + k, *rest, group)
+            results[k] = _fast.beam_search(*args, clock, seed + k, *rest, group, float(HOLD))
         except BaseException as e:      # handed to the caller: a thread must not swallow it
             errors.append(e)
     helpers = [threading.Thread(target=search, args=(k,), daemon=True) for k in range(1, n)]

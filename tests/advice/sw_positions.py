@@ -117,13 +117,24 @@ def random_pickup_position(rng: random.Random, left_lo: int, left_hi: int, sessi
     return full_position(heights, cols, session, keys)
 
 
-def replay_until_stuck(state: State, moves: list[str]) -> State:
-    """Replay a play-out's moves on a copy of ``state``, each one legal, and check that it stopped
-    only when no column shows a card some pile wants."""
+def replay_legal(state: State, moves: list[str]) -> State:
+    """Replay moves on a copy of ``state``, checking that each one is legal."""
     board = state.copy()
     for m in moves:
         mv = G.parse_move(board, m)
         assert G.why_illegal(board, mv) is None, (state.dumps(), m)
         G.apply(board, mv)
-    assert not [m for m in G.legal_moves(board) if m.action != "redeal"]
+    return board
+
+
+def plays_left(board: State) -> list:
+    """The cards that could still go on a pile (every legal move but the redeal)."""
+    return [m for m in G.legal_moves(board) if m.action != "redeal"]
+
+
+def replay_until_stuck(state: State, moves: list[str]) -> State:
+    """Replay a play-out's moves on a copy of ``state``, each one legal, and check that it stopped
+    only when no column shows a card some pile wants."""
+    board = replay_legal(state, moves)
+    assert not plays_left(board)
     return board

@@ -14,7 +14,7 @@ from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relax
                                             _places, _score)
 from advisor.games.senior_wrangler import NEED
 from sw_positions import (G, GID, KEYS8, brute_force_winnable, full_position, pile_ranks, random_pickup_position,
-                          random_small_position, replay_until_stuck)
+                          plays_left, random_small_position, replay_legal, replay_until_stuck)
 from plans import replays_to_a_win
 
 DONE = [12] * 7
@@ -338,3 +338,26 @@ def test_session_playout_plays_legal_moves_until_stuck(seed):
         moves = _session_playout(cols, prog, need, p.session, rng, 2.0)
         board = replay_until_stuck(st, _notation(moves))
         assert compact(board).cols == cols and compact(board).prog == prog
+
+
+def test_a_playout_that_holds_declines_moves_but_plays_only_legal_ones():
+    """``hold``: each chosen move is declined with that chance, and its column waits for the next
+    session. The moves made are legal; some sessions now end with cards that could still move;
+    a play-out that declines every move plays nothing."""
+    from advisor.senior_wrangler_solver import _session_playout
+    rng = random.Random(7100)
+    ended_with_plays_open = played = 0
+    for _ in range(20):
+        st = random_small_position(rng, 10, 24)
+        p = compact(st)
+        need = [NEED[k] + (0,) for k in p.keys]
+        cols = [bytearray(c) for c in p.cols]
+        prog = list(p.prog)
+        moves = _session_playout(cols, prog, need, p.session, rng, 2.0, hold=0.3)
+        board = replay_legal(st, _notation(moves))
+        assert compact(board).cols == cols and compact(board).prog == prog
+        ended_with_plays_open += bool(plays_left(board))
+        played += len(moves)
+        never = _session_playout([bytearray(c) for c in p.cols], list(p.prog), need, p.session, rng, 2.0, hold=1.0)
+        assert never == []
+    assert ended_with_plays_open > 0 and played > 0

@@ -17,7 +17,7 @@ from advisor.senior_wrangler_solver import (_Budget, _finish_last, _needs_after,
                                             _session_playout, compact, kings_relaxation, order_cycle, rank_block,
                                             solve)
 from plans import replays_to_a_win
-from sw_positions import G, random_small_position, replay_until_stuck
+from sw_positions import G, plays_left, random_small_position, replay_legal, replay_until_stuck
 
 fast = solver._fast
 
@@ -109,6 +109,23 @@ def test_c_playout_plays_legal_moves_until_stuck(seed):
         assert [bytes(c) for c in end.cols] == list(cols) and bytes(end.prog) == prog
 
 
+def test_c_playout_that_holds_declines_moves_but_plays_only_legal_ones():
+    # as the Python play-out's hold (test_senior_wrangler_solver.py)
+    rng = random.Random(8100)
+    ended_with_plays_open = played = 0
+    for i in range(20):
+        st = random_small_position(rng, 10, 24)
+        p = compact(st)
+        cols, prog, moves = fast.playout(*_args(p.keys, p.cols, p.prog), p.session, i, 2.0, 0.3)
+        board = replay_legal(st, _notation(moves))
+        end = compact(board)
+        assert [bytes(c) for c in end.cols] == list(cols) and bytes(end.prog) == prog
+        ended_with_plays_open += bool(plays_left(board))
+        played += len(moves)
+        assert fast.playout(*_args(p.keys, p.cols, p.prog), p.session, i, 2.0, 1.0)[2] == []
+    assert ended_with_plays_open > 0 and played > 0
+
+
 @pytest.mark.parametrize("use_fast", [1, 0])
 def test_both_searches_find_plans_that_replay(monkeypatch, use_fast):
     monkeypatch.setattr(solver, "USE_FAST", use_fast)
@@ -119,11 +136,11 @@ def test_both_searches_find_plans_that_replay(monkeypatch, use_fast):
 
 
 def test_c_search_reports_its_best_line_when_out_of_time():
-    pos = compact(G.new(19))       # a deal no search here has won
+    pos = compact(G.new(40))       # a deal no search here has won (30 s, holding or not)
     plan, best, line = fast.beam_search(*_args(pos.keys, pos.cols, pos.prog), 1, 0.05, False, 0, 5, 6, 2.0,
                                         1500, solver.BLOCKED_WEIGHT, solver.KING_WEIGHT)
     assert plan is None
-    board = G.new(19)
+    board = G.new(40)
     for m in _notation(line):
         G.apply(board, G.parse_move(board, m))
     # the line replays; the last session's complete search may have got further than any line kept
@@ -143,12 +160,12 @@ def test_c_functions_refuse_malformed_positions(cols, prog, keys, problem):
 
 
 def test_a_win_stops_the_searches_beside_it():
-    """Searches in one group stop when one of them wins: a search of deal 19 (never won here) given
+    """Searches in one group stop when one of them wins: a search of deal 40 (never won here) given
     60 s ends as soon as a search of the easy deal 2 in its group has won, with no plan of its own."""
     import threading
     import time
 
-    hard, easy = compact(G.new(19)), compact(G.new(2))
+    hard, easy = compact(G.new(40)), compact(G.new(2))
     group = next(solver._groups)
     out = {}
 
@@ -174,5 +191,5 @@ def test_side_by_side_searches_find_a_plan_that_replays(monkeypatch, searchers):
     st = G.new(2)
     sol = solve(st, 3.0)
     assert sol.verdict == "yes" and replays_to_a_win(st, sol.plan)
-    sol = solve(G.new(19), 0.3)                   # out of time on every thread: no verdict, the best count back
+    sol = solve(G.new(40), 0.3)                   # out of time on every thread: no verdict, the best count back
     assert sol.verdict == "unknown" and 0 < sol.best_played < 96
