@@ -23,7 +23,7 @@
 #define SESSIONS 8
 #define KING 13
 #define TOTAL (NCOL * PILE_LEN)
-#define MAXC 100              /* a column holds at most the 96 column cards */
+#define MAXC 112              /* a column holds at most the 96 column cards (room for 16-byte copies) */
 #define MAXMV 128             /* 96 plays and 7 redeals at most */
 
 typedef struct {
@@ -655,15 +655,44 @@ static int ranked_cmp(const void *a, const void *b)
     return u->idx - v->idx;       /* stable, as Python's sort */
 }
 
+/* a copy of what a position uses (its columns' cards and its moves), not the whole struct:
+   the beam copies every play-out's start, and most of a Pos is unused space */
+static void pos_copy(Pos *dst, const Pos *src)
+{
+    memcpy(dst->len, src->len, NCOL);
+    memcpy(dst->prog, src->prog, NCOL);
+    for (int c = 0; c < NCOL; c++)
+        for (int i = 0; i < src->len[c]; i += 16)      /* fixed-size pieces copy faster than one of any size */
+            memcpy(dst->col[c] + i, src->col[c] + i, 16);
+    dst->nmv = src->nmv;
+    memcpy(dst->mv, src->mv, sizeof(src->mv[0]) * (size_t)src->nmv);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+/* eight bytes at a time: only equal positions must hash equal (pos_same decides) */
 static uint64_t pos_hash(const Pos *p)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (int j = 0; j < NCOL; j++)
-        h = (h ^ p->prog[j]) * 1099511628211ull;
+    uint64_t h = 1469598103934665603ull, v;
+    memcpy(&v, p->prog, sizeof v);
+    h = mix(h, v);
+    memcpy(&v, p->len, sizeof v);
+    h = mix(h, v);
     for (int c = 0; c < NCOL; c++) {
-        h = (h ^ (0x100u + p->len[c])) * 1099511628211ull;
-        for (int i = 0; i < p->len[c]; i++)
-            h = (h ^ p->col[c][i]) * 1099511628211ull;
+        int n = p->len[c], i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&v, p->col[c] + i, sizeof v);
+            h = mix(h, v);
+        }
+        if (i < n) {
+            v = 0;
+            memcpy(&v, p->col[c] + i, (size_t)(n - i));
+            h = mix(h, v);
+        }
     }
     return h;
 }
@@ -699,7 +728,7 @@ typedef struct {
 static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, const Clock *clk, uint64_t *rng, Work *w)
 {
     int nbeam = 1, s = s0;
-    memcpy(&w->beam[0], start, sizeof(Pos));
+    pos_copy(&w->beam[0], start);
     while (nbeam) {
         int ncand = 0;
         memset(w->slot, 0xff, sizeof(int) * (w->slot_mask + 1));     /* every slot -1: empty */
@@ -729,7 +758,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
                 return -1;
             for (int k = 0; k < pr->samples; k++) {
                 Pos *c2 = &w->cand[ncand];
-                memcpy(c2, cur, sizeof(Pos));
+                pos_copy(c2, cur);
                 playout(x, c2, s, rng, pr->noise, pr->hold);
                 int played = played_of(c2);
                 if (played > w->best || !w->have_line) {
@@ -772,7 +801,7 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
         for (int i = 0; i < ncand && nbeam < pr->width; i++) {
             Pos *c2 = &w->cand[w->rank[i].idx];
             if (alive(x, c2, s))
-                memcpy(&w->beam[nbeam++], c2, sizeof(Pos));
+                pos_copy(&w->beam[nbeam++], c2);
         }
     }
     return 0;
