@@ -60,7 +60,10 @@ How it searches
       completely (with a node budget) by a small dedicated search. Narrow
       beams restarted again and again with fresh random play-outs find
       more wins than a few wide ones: a deal is usually won by a lucky run
-      rather than by keeping many lines.
+      rather than by keeping many lines. A play-out now and then declines
+      a move it has chosen (``HOLD``): the card, and its column, wait for
+      the next session. Many hard deals are won only so (a pile kept
+      waiting for the copy of a rank that frees more; Keeling's tip 5).
 
     With many cards left (a fresh deal) the complete search cannot finish,
     so it only gets a short first try and the beam search the rest of the
@@ -70,24 +73,23 @@ When the verdict is ``unknown`` the answer still carries the best line the
 beam search found (``line``, with ``best_played`` cards on the piles), which the
 advice offers as a suggestion that is not known to win.
 
-What to expect (benchmarks/sw_solver_bench.py --cpu, 1 CPU second per deal,
-seeds 0-999): with the beam search in C (advisor/_swfast.c, built at install),
-about 97 deals in 100 get a "yes" with a plan: 971 of 1 000 at width 20 (965
-at width 5; median 0.036 CPU s per deal). The Python search alone decides 903.
-No deal is proved lost. Where the time limit cuts a search depends on the
-machine and its load, so the count moves by about three from run to run.
-Most undecided deals are hard wins, not losses: of the 29 left at 1 s, 13 are
-won within 20 CPU s (seeds 267, 299, 353, 376, 377, 939 within 3 s). No full
-deal can be proved lost in that time, and none is near: no sound cut tried
-here fires on a fresh deal or before session 6 (the kings relaxation, the
-fixed-order cuts and the stack relaxation all treat the columns not yet
-frozen as free, and a fresh deal has only column 8 frozen). The complete
-search alone needs 1.7 CPU s (107,000 positions, in Python) to show the start
-of session 7 lost on the best line found for seed 19, and does not finish
-the start of session 6 of that line in 30 s. So the issue's 99% within 1 s
-is out of reach until fresh deals can be proved lost. "no" verdicts come for
-positions late in a game (they agree with a brute-force search on hundreds
-of small positions).
+What to expect (benchmarks/sw_solver_bench.py, 1 s of wall clock per deal on
+this 2-core machine, seeds 0-999): the beam search in C (advisor/_swfast.c,
+built at install) runs on both cores, and 988-990 deals get a "yes" with a
+plan (two runs with different play-out seeds; median 0.04 s per deal). Before
+play-outs could hold cards back it was 970-976, and the Python search alone
+decides about 900. No deal is proved lost. Where the time limit cuts a search
+depends on the machine and its load, so the count moves by about three from
+run to run. The undecided deals are mostly hard wins, not losses: of the 13
+left at 1 s in one run, 10 were won within 30 CPU s (seed 931 after 34 s;
+40, 451 and 597 stay unknown). Seed 19, which the search without holding did
+not win in 150 CPU s (its best line reached 94 cards), is won in about 1 s.
+No full deal can be proved lost within a second, and none is near: no sound
+cut tried here fires on a fresh deal or before session 6 (the kings
+relaxation, the fixed-order cuts and the stack relaxation all treat the
+columns not yet frozen as free, and a fresh deal has only column 8 frozen).
+"no" verdicts come for positions late in a game (they agree with a
+brute-force search on hundreds of small positions).
 
 ``king_foresight(state)`` says, for every king still in the columns, where it
 will lie after each coming redeal if no further card is moved (tips 2, 3, 6
