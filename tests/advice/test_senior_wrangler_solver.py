@@ -325,17 +325,23 @@ def test_transposition_key_merges_only_piles_needing_just_a_king():
     assert key(f) == key(g) != key(a)
 
 
+def _python_playout(st, rng, hold=0.0):
+    """One Python play-out of the session of ``st``: its moves, and the columns and piles it ends with."""
+    from advisor.senior_wrangler_solver import _session_playout
+    p = compact(st)
+    need = [NEED[k] + (0,) for k in p.keys]
+    cols = [bytearray(c) for c in p.cols]
+    prog = list(p.prog)
+    moves = _session_playout(cols, prog, need, p.session, rng, 2.0, hold)
+    return moves, cols, prog
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_session_playout_plays_legal_moves_until_stuck(seed):
-    from advisor.senior_wrangler_solver import _session_playout
     rng = random.Random(7000 + seed)
     for _ in range(10):
         st = random_small_position(rng, 10, 24)
-        p = compact(st)
-        need = [NEED[k] + (0,) for k in p.keys]
-        cols = [bytearray(c) for c in p.cols]
-        prog = list(p.prog)
-        moves = _session_playout(cols, prog, need, p.session, rng, 2.0)
+        moves, cols, prog = _python_playout(st, rng)
         board = replay_until_stuck(st, _notation(moves))
         assert compact(board).cols == cols and compact(board).prog == prog
 
@@ -344,20 +350,14 @@ def test_a_playout_that_holds_declines_moves_but_plays_only_legal_ones():
     """``hold``: each chosen move is declined with that chance, and its column waits for the next
     session. The moves made are legal; some sessions now end with cards that could still move;
     a play-out that declines every move plays nothing."""
-    from advisor.senior_wrangler_solver import _session_playout
     rng = random.Random(7100)
     ended_with_plays_open = played = 0
     for _ in range(20):
         st = random_small_position(rng, 10, 24)
-        p = compact(st)
-        need = [NEED[k] + (0,) for k in p.keys]
-        cols = [bytearray(c) for c in p.cols]
-        prog = list(p.prog)
-        moves = _session_playout(cols, prog, need, p.session, rng, 2.0, hold=0.3)
+        moves, cols, prog = _python_playout(st, rng, hold=0.3)
         board = replay_legal(st, _notation(moves))
         assert compact(board).cols == cols and compact(board).prog == prog
         ended_with_plays_open += bool(plays_left(board))
         played += len(moves)
-        never = _session_playout([bytearray(c) for c in p.cols], list(p.prog), need, p.session, rng, 2.0, hold=1.0)
-        assert never == []
+        assert _python_playout(st, rng, hold=1.0)[0] == []
     assert ended_with_plays_open > 0 and played > 0
