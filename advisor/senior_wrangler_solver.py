@@ -1072,8 +1072,8 @@ SEARCHERS = min(2, os.cpu_count() or 1)
 # Chance that a play-out declines a move it has chosen, leaving that card (and its column) as it
 # is until the next session. Many wins need it: a pile kept waiting for the copy of a rank that
 # frees more, or a column left for the redeal to cover (Keeling's tip 5 holds a card back for the
-# first reason). Seeds 0-999 at 1 CPU s of each thread: 975 decided without it, 981 with 0.1 at
-# width 20 (session 24); on 24 hard seeds (3 play-out seeds each) 0.03-0.2 did about as well, 0.3 worse.
+# first reason). Seeds 0-999 at 1 CPU s of each thread: 975 decided without it, 981 with 0.1 in one
+# of the two searchers at width 20 (session 24); on 24 hard seeds (3 play-out seeds each) 0.03-0.2 did about as well, 0.3 worse.
 HOLD = 0.1
 _groups = itertools.count()
 
