@@ -239,6 +239,12 @@ def kings_relaxation(cols, prog, needs, session, quick: bool = False, steps: int
     for j in range(NCOL):
         if prog[j] >= PILE_LEN:
             full |= 1 << j
+    # first[j]: the piles that reach their kings before pile j in some best order (bits). A pile
+    # whose needs lie within pile j's can always go first: swapping the two in a good order keeps
+    # every earlier total within what was available. (Equal needs: the lower pile first.)
+    sets = {j: set(pneeds[j]) for j in incomplete}
+    first = {j: sum(1 << i for i in incomplete if i != j and sets[i] <= sets[j] and (sets[i] != sets[j] or i < j))
+             for j in incomplete}
     seen = set()
     nch = len(chains)
     budget = [steps]
@@ -264,12 +270,14 @@ def kings_relaxation(cols, prog, needs, session, quick: bool = False, steps: int
         if budget[0] < 0:
             raise _Budget
         for j in incomplete:
-            if mask >> j & 1:
+            if mask >> j & 1 or first[j] & ~mask:
                 continue
             m2 = mask | 1 << j
             if not fits(m2, av):
                 continue
-            if fk and rec(state, m2, fk - 1, av):
+            # A king of a run is never worse than a free one: the run's next cards become
+            # available, and the free king is still there for a later pile.
+            if fk and not any(state[k] < len(chains[k]) for k in range(nch)) and rec(state, m2, fk - 1, av):
                 return True
             for k in range(nch):
                 t = state[k]
