@@ -156,3 +156,28 @@ def test_a_lone_far_corner_at_a_fans_end_is_the_exposed_card_when_that_supposes_
     owner, along, _ = _locate(tab, pl)
     _exposed_far_corners(tab, cards, owner, along, _consistent(owner, along, pl, MAX_GAP_ALONE), pl, opp)
     assert abs(along[2] - 1.52) < 1e-6
+
+
+def test_alignments_scored_together_score_as_one_by_one():
+    # register scores its voted alignments in batches; the numbers must be the very same, so that
+    # ties between look-alike alignments still fall the same way
+    from vision.reading import _fit_score, _fit_scores, places
+    rng = random.Random(5)
+    for gid, seed in (("pendulum", 3), ("seven-and-six", 4), ("aunty-allis", 1), ("kings", 2)):
+        st = get_game(gid).new(seed)
+        H = camera(rng, extent=extent(st))
+        pl = places(get_game(gid).layout(st.options), st)
+        cards = group_cards(sightings_for(st, H, rng, jitter=0.02), 40.0)
+        q = np.array([c.anchor for c in cards], dtype=float)
+        Hs = [H]
+        for _ in range(60):      # the true alignment a little off: shifted, turned, scaled, tilted
+            J = np.eye(3)
+            J[:2, :2] += np.array([[rng.gauss(0, 0.05), rng.gauss(0, 0.05)], [rng.gauss(0, 0.05), rng.gauss(0, 0.05)]])
+            J[:2, 2] = rng.gauss(0, 0.8), rng.gauss(0, 0.8)
+            J[2, :2] = rng.gauss(0, 0.01), rng.gauss(0, 0.01)
+            Hs.append(H @ J)
+        Hs.append(np.zeros((3, 3)))                  # no alignment at all: scores 0
+        want = [_fit_score(K, q, pl) for K in Hs]
+        got = _fit_scores(Hs, q, pl, chunk=7)
+        assert got == want, gid
+        assert want[-1] == 0.0 and max(want) > 0.3 and len(set(want)) > 20     # varied, not all zero
