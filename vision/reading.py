@@ -537,6 +537,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     qr = _apply(P, q)
     # Voting with every card is slow and no surer than with a good share of them.
     qr_vote = qr if len(qr) <= MAX_VOTERS else qr[np.random.default_rng(0).choice(len(qr), MAX_VOTERS, replace=False)]
+    qx, qy = qr_vote[:, 0].copy(), qr_vote[:, 1].copy()
     slot_sets = [np.array([pt for p in pl for pt in _fan_points(p, 4)], dtype=float)]
     if any(0.0 < math.hypot(*p.area.fan) < BIN for p in pl):
         # A fan stepped closer than a vote bin puts the votes of its further steps in the bins beside
@@ -568,13 +569,18 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 for deg in ([0] if few else TURNS):
                     th = math.radians(deg)
                     R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-                    t = (qr_vote[:, None, :] - (near_slots @ R.T)[None, :, :]).reshape(-1, 2)
-                    u = t / (BIN * s * f)
+                    # every card against every slot: the translation that would put it there, x and y apart
+                    # (arrays of pairs spend most of their time in loops two long)
+                    sl = near_slots @ R.T
+                    tx = (qx[:, None] - sl[None, :, 0]).ravel()
+                    ty = (qy[:, None] - sl[None, :, 1]).ravel()
+                    width = BIN * s * f
+                    ux, uy = tx / width, ty / width
                     # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
                     # cluster on a bin edge is not split); a hash collision only adds a stray vote.
                     for shift in (0.0, 0.5):
-                        keys = np.floor(u + shift).astype(np.int64)
-                        flat = ((keys[:, 0] * 73856093) ^ (keys[:, 1] * 19349663)) & (HASH - 1)
+                        flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
+                                ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
                         counts = np.bincount(flat, minlength=HASH)
                         for k, n in _top_bins(counts, PER_POSE if len(cards) > 6 else 100):
                             if n < (1 if few else 2):
@@ -584,7 +590,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                             # alignments that cannot be scored took a tenth of the reading time.
                             if outvoted(n) and f != 1.0:
                                 continue
-                            tt = t[flat == k].mean(axis=0)     # the bin's mean translation
+                            hit = flat == k
+                            tt = np.stack([tx[hit], ty[hit]], axis=1).mean(axis=0)     # the bin's mean translation
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                             candidates.append((0.0, n, Pinv @ A, f))
         # Votes are cheap; scoring is not: score only the alignments with the most votes.
@@ -1041,6 +1048,9 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
     fit = _fit_score(H, q, pl)
     heads = _Arrays.of(pl).heads
     known_px = [(_apply(K, heads), K, kfit) for kfit, K in known]
+    # each card's far index, if it shows two: the one furthest down and right of its anchor
+    far_of = [np.array(max((_centre(b) for b in card.boxes), key=lambda b: (b[0] - card.anchor[0]) + (b[1] - card.anchor[1])))
+              if len(card.boxes) >= 2 else None for card in cards]
     for _ in range(REFINE_ROUNDS):
         Hinv = np.linalg.inv(H)
         tab = _apply(Hinv, q)
@@ -1065,12 +1075,10 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
         for c, u in slot.items():
             src.append(u)
             dst.append(q[c])
-            card = cards[c]
-            if len(card.boxes) >= 2:
+            if far_of[c] is not None:
                 # its far index, where the card's shape puts it: pins scale and slant even in a single row
-                far = max((_centre(b) for b in card.boxes), key=lambda b: (b[0] - card.anchor[0]) + (b[1] - card.anchor[1]))
                 src.append(u + opp)
-                dst.append(np.array(far))
+                dst.append(far_of[c])
         if len(src) < 6:
             break
         src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
@@ -1125,18 +1133,30 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -
     n = len(along)
     if n == 0:
         return np.zeros(0, int)
-    order = np.argsort(along)
-    a = along[order]
-    gaps = np.diff(a)
-    step = float(np.clip(np.median(gaps), 0.6 * flen, 1.4 * flen)) if len(gaps) else flen
+    # (plain Python: fans hold a dozen cards, and this runs thousands of times a reading; the
+    # arithmetic is numpy's own: the median of an even count the mean of the middle two, rounding half to even)
+    vals = along.tolist()
+    order = sorted(range(n), key=vals.__getitem__)
+    a = [vals[i] for i in order]
+    gaps = [y - x for x, y in zip(a, a[1:])]
+    if gaps:
+        g = sorted(gaps)
+        m = len(g) // 2
+        med = g[m] if len(g) % 2 else (g[m - 1] + g[m]) / 2
+        step = min(max(med, 0.6 * flen), 1.4 * flen)
+    else:
+        step = flen
     if open_fan:
         first = 0 if a[0] < OPEN_HEAD * flen else int(round(a[0] / flen))
     else:
         # face-down cards first: as many as the deal (or the last photo) has, unless the card lies far from there
         first = dealt if abs(a[0] - dealt * flen) < 1.5 * flen else max(0, int(round(a[0] / flen)))
-    steps = np.concatenate(([first], first + np.cumsum(np.maximum(1, np.round(gaps / step))))).astype(int)
     out = np.empty(n, int)
-    out[order] = steps
+    k = first
+    out[order[0]] = k
+    for i, gap in zip(order[1:], gaps):
+        k += max(1, int(round(gap / step)))
+        out[i] = k
     return out
 
 

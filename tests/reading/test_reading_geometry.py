@@ -181,3 +181,37 @@ def test_alignments_scored_together_score_as_one_by_one():
         got = _fit_scores(Hs, q, pl, chunk=7)
         assert got == want, gid
         assert want[-1] == 0.0 and max(want) > 0.3 and len(set(want)) > 20     # varied, not all zero
+
+
+def _fan_steps_numpy(along, flen, open_fan, dealt=0):
+    """The fan steps as first written, in numpy: the reference the plain-Python version must match."""
+    from vision.reading import OPEN_HEAD
+    order = np.argsort(along, kind="stable")
+    a = along[order]
+    gaps = np.diff(a)
+    step = float(np.clip(np.median(gaps), 0.6 * flen, 1.4 * flen)) if len(gaps) else flen
+    if open_fan:
+        first = 0 if a[0] < OPEN_HEAD * flen else int(round(a[0] / flen))
+    else:
+        first = dealt if abs(a[0] - dealt * flen) < 1.5 * flen else max(0, int(round(a[0] / flen)))
+    steps = np.concatenate(([first], first + np.cumsum(np.maximum(1, np.round(gaps / step))))).astype(int)
+    out = np.empty(len(along), int)
+    out[order] = steps
+    return out
+
+
+def test_fan_steps_match_the_numpy_reference():
+    from vision.reading import _fan_steps
+    rng = np.random.default_rng(3)
+    for trial in range(400):
+        n = int(rng.integers(1, 21))
+        flen = float(rng.choice([0.2, 0.25, 0.3, 0.5]))
+        # cards near their steps, some missed, in shuffled order; now and then two gaps of exactly half a step
+        steps = np.sort(rng.choice(np.arange(0, 3 * n + 5), n, replace=False))
+        along = steps * flen * rng.uniform(0.8, 1.2) + rng.normal(0, 0.03, n)
+        if trial % 10 == 0 and n >= 3:
+            along[:3] = [0.0, 0.5 * flen, flen]
+        along = rng.permutation(along)
+        open_fan = bool(trial % 2)
+        dealt = int(rng.integers(0, 6))
+        assert _fan_steps(along, flen, open_fan, dealt).tolist() == _fan_steps_numpy(along, flen, open_fan, dealt).tolist()
