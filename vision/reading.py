@@ -27,6 +27,7 @@ import bisect
 import math
 import re
 from collections import Counter, defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -610,12 +611,26 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:REFINED // 2]
     refined: list[tuple[float, np.ndarray]] = []
     tried: set[int] = set()
-    fitted: dict[bytes, list[np.ndarray]] = {}
+    todo = []
     for _, _, H in by_fit + by_votes:
         if id(H) in tried:           # among the most voted and the best fitting both
             continue
         tried.add(id(H))
-        H, fit = _refine(H, cards, pl, scale, opp, refined, fitted)
+        todo.append(H)
+    # Every alignment's first refit is needed whatever the others give: start them all on the other
+    # core (each point set once), and refine one by one as before.
+    fitted: dict[bytes, Any] = {}
+    far_of = _far_indices(cards)
+    firsts = []
+    for H in todo:
+        points = _refit_points(H, q, pl, opp, far_of)
+        firsts.append(points)
+        if points is not None:
+            key = points[0].tobytes() + points[1].tobytes()
+            if key not in fitted:
+                fitted[key] = _refit_ahead(*points)
+    for H, points in zip(todo, firsts):
+        H, fit = _refine(H, cards, pl, scale, opp, refined, fitted, far_of, points)
         refined.append((fit, H))
     refined.sort(key=lambda c: -c[0])
     return _distinct(refined, pl, scale)
@@ -1028,9 +1043,64 @@ def _refits(src: np.ndarray, dst: np.ndarray) -> list[np.ndarray]:
     return options
 
 
+def _far_indices(cards: Sequence[SeenCard]) -> list[np.ndarray | None]:
+    """Each card's far index, if it shows two: the one furthest down and right of its anchor."""
+    return [np.array(max((_centre(b) for b in card.boxes), key=lambda b: (b[0] - card.anchor[0]) + (b[1] - card.anchor[1])))
+            if len(card.boxes) >= 2 else None for card in cards]
+
+
+def _refit_points(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], opp: np.ndarray,
+                  far_of: Sequence[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray] | None:
+    """What one refit of ``H`` is fitted to: slots on the table and the photo points matched to them
+    (see ``_refine``); None when fewer than six."""
+    tab = _apply(np.linalg.inv(H), q)
+    src, dst = [], []
+    slot: dict[int, np.ndarray] = {}
+    owner, along, ok = _locate(tab, pl)
+    for k, p in enumerate(pl):
+        idx = np.where((owner == k) & ok)[0]
+        if not len(idx):
+            continue
+        fan = np.array(p.area.fan)
+        if fan.any():
+            # Fans as the layout describes them, each card at the step nearest where it lies (an index
+            # the detector missed leaves a gap); where a player fans tighter or looser, RANSAC drops the deep cards.
+            flen = float(np.hypot(*fan))
+            dealt = int(round(float(np.linalg.norm(p.first - p.table)) / flen))
+            for n, c in zip(_fan_steps(along[idx], flen, p.area.face == "up", dealt), idx):
+                slot[int(c)] = p.table + n * fan
+        else:
+            c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
+            slot[int(c)] = p.first
+    for c, u in slot.items():
+        src.append(u)
+        dst.append(q[c])
+        if far_of[c] is not None:
+            # its far index, where the card's shape puts it: pins scale and slant even in a single row
+            src.append(u + opp)
+            dst.append(far_of[c])
+    if len(src) < 6:
+        return None
+    return np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
+
+
+_NOT_GIVEN: Any = object()
+_refit_pool: ThreadPoolExecutor | None = None
+
+
+def _refit_ahead(src: np.ndarray, dst: np.ndarray) -> Future:
+    """``_refits`` on a second thread. OpenCV lets go of the interpreter while it fits, so the
+    registration's first refits run on the other core while this one prepares the next."""
+    global _refit_pool
+    if _refit_pool is None:
+        _refit_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="refit")
+    return _refit_pool.submit(_refits, src, dst)
+
+
 def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale: float,
             opp: np.ndarray = OPPOSITE, known: Sequence[tuple[float, np.ndarray]] = (),
-            fitted: dict[bytes, list[np.ndarray]] | None = None) -> tuple[np.ndarray, float]:
+            fitted: dict[bytes, Any] | None = None, far_of: Sequence[np.ndarray | None] | None = None,
+            first_points: Any = _NOT_GIVEN) -> tuple[np.ndarray, float]:
     """Fit a homography to what is certain, and repeat; the result and its fit (``_fit_score``).
 
     Two kinds of evidence: pile heads (and single places) matched to the
@@ -1042,48 +1112,24 @@ def _refine(H: np.ndarray, cards: Sequence[SeenCard], pl: Sequence[Place], scale
     where one of the ``known`` (already refined, with their fits) alignments lies,
     it would end there too, so that one is taken as it is. ``fitted`` keeps the
     refits of point sets met before (refits of alignments a little off often match
-    the same points to the same slots, and RANSAC's draws are seeded: the same answer).
+    the same points to the same slots, and RANSAC's draws are seeded: the same answer);
+    an entry may be a refit still running (a ``Future``). ``first_points``: the first
+    round's ``_refit_points``, when the caller has them already.
     """
     q = np.array([c.anchor for c in cards], dtype=float)
     fit = _fit_score(H, q, pl)
     heads = _Arrays.of(pl).heads
     known_px = [(_apply(K, heads), K, kfit) for kfit, K in known]
-    # each card's far index, if it shows two: the one furthest down and right of its anchor
-    far_of = [np.array(max((_centre(b) for b in card.boxes), key=lambda b: (b[0] - card.anchor[0]) + (b[1] - card.anchor[1])))
-              if len(card.boxes) >= 2 else None for card in cards]
-    for _ in range(REFINE_ROUNDS):
-        Hinv = np.linalg.inv(H)
-        tab = _apply(Hinv, q)
-        src, dst = [], []
-        slot: dict[int, np.ndarray] = {}
-        owner, along, ok = _locate(tab, pl)
-        for k, p in enumerate(pl):
-            idx = np.where((owner == k) & ok)[0]
-            if not len(idx):
-                continue
-            fan = np.array(p.area.fan)
-            if fan.any():
-                # Fans as the layout describes them, each card at the step nearest where it lies (an index
-                # the detector missed leaves a gap); where a player fans tighter or looser, RANSAC drops the deep cards.
-                flen = float(np.hypot(*fan))
-                dealt = int(round(float(np.linalg.norm(p.first - p.table)) / flen))
-                for n, c in zip(_fan_steps(along[idx], flen, p.area.face == "up", dealt), idx):
-                    slot[int(c)] = p.table + n * fan
-            else:
-                c = idx[np.argmin(np.linalg.norm(tab[idx] - p.first, axis=1))]
-                slot[int(c)] = p.first
-        for c, u in slot.items():
-            src.append(u)
-            dst.append(q[c])
-            if far_of[c] is not None:
-                # its far index, where the card's shape puts it: pins scale and slant even in a single row
-                src.append(u + opp)
-                dst.append(far_of[c])
-        if len(src) < 6:
+    far_of = _far_indices(cards) if far_of is None else far_of
+    for rnd in range(REFINE_ROUNDS):
+        points = first_points if rnd == 0 and first_points is not _NOT_GIVEN else _refit_points(H, q, pl, opp, far_of)
+        if points is None:
             break
-        src_a, dst_a = np.array(src, dtype=np.float64), np.array(dst, dtype=np.float64)
+        src_a, dst_a = points
         key = src_a.tobytes() + dst_a.tobytes()
         options = None if fitted is None else fitted.get(key)
+        if isinstance(options, Future):
+            options = fitted[key] = options.result()
         if options is None:
             options = _refits(src_a, dst_a)
             if fitted is not None:
