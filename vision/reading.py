@@ -697,47 +697,23 @@ class _Arrays:
 
 
 def _fit_score(H: np.ndarray, q: np.ndarray, pl: Sequence[Place]) -> float:
-    """Share of cards that sit where the layout can hold them (fans must start at their head)."""
-    tab = _on_table(H, q)
-    if tab is None:
-        return 0.0
-    arr = _Arrays.of(pl)
-    owner, along, ok = _locate(tab, pl)
-    own = np.maximum(owner, 0)
-    # Ties between look-alike alignments (shifted by a fan step or a row) go to the tighter fit:
-    # squared places and fan heads close to where the card lies, fans straight.
-    resid = np.linalg.norm(tab - arr.firsts[own], axis=1)
-    fans = arr.flen[own]
-    # the first card of each place: smallest along among the place's fitting cards
-    first = np.zeros(len(tab), bool)
-    if ok.any():
-        idx = np.where(ok)[0]
-        order = idx[np.lexsort((along[idx], owner[idx]))]
-        starts = np.concatenate(([True], owner[order][1:] != owner[order][:-1]))
-        first[order[starts]] = True
-    # A fan that may start face down shows its head only through the deal's (or last photo's) count: a weaker hint.
-    r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
-    # Each card's own tightness: across its fan and off the nearest fan step (off its place, if squared).
-    # Seen at a steep angle, an alignment shifted by a fan step fits nearly as many cards, but loosely.
-    d = tab - arr.heads[own]
-    across = np.abs(d[:, 0] * arr.unit[own, 1] - d[:, 1] * arr.unit[own, 0])
-    fl = np.maximum(fans, 1e-9)
-    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
-    tight = np.where(fans > 0, across + step_off + np.where(first & arr.open_fan[own], resid, 0.0), resid)
-    snug = np.exp(-(tight / TIGHT) ** 2)
-    # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
-    prior = float((arr.filled[own] & ok).sum()) / max(1, int(ok.sum()))
-    return float((ok * (0.5 + 0.5 * snug)).mean()) - 0.1 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
+    """Share of cards that sit where the layout can hold them (fans must start at their head), less
+    a small penalty for loose fits, plus a smaller bonus for cards where the last state (or the deal)
+    had some (see ``_fit_scores``)."""
+    return _fit_scores([H], q, pl)[0]
 
 
 TIGHT = 0.1     # card widths: how far off its slot a card still fits snugly
 
 
 def _fit_scores(Hs: Sequence[np.ndarray], q: np.ndarray, pl: Sequence[Place], chunk: int = 24) -> list[float]:
-    """``_fit_score`` of many alignments, the same numbers, with the per-place work done for a chunk at once.
+    """The fit of each alignment: the share of cards that sit where the layout can hold them (fans
+    must start at their head), less a small penalty for loose fits, plus a smaller bonus for cards
+    where the last state (or the deal) had some; 0 for a map that takes the cards nowhere.
 
-    (Scoring the voted alignments one by one took a fifth of a Pendulum reading.) Only element-wise
-    steps are batched; the sums stay per alignment, so that no rounding differs from ``_fit_score``.
+    Scored ``chunk`` alignments at a time: the per-place work for the chunk at once (register scores
+    hundreds; one by one that took a fifth of a Pendulum reading), the sums one alignment at a time,
+    so that the numbers do not depend on the chunk.
     """
     out = [0.0] * len(Hs)
     tabs, which = [], []
@@ -753,8 +729,11 @@ def _fit_scores(Hs: Sequence[np.ndarray], q: np.ndarray, pl: Sequence[Place], ch
         tab = np.stack(tabs[lo:lo + chunk])                      # K x N x 2
         owner, along, ok = _locate_many(tab, pl)
         own = np.maximum(owner, 0)
+        # Ties between look-alike alignments (shifted by a fan step or a row) go to the tighter fit:
+        # squared places and fan heads close to where the card lies, fans straight.
         resid = np.linalg.norm(tab - arr.firsts[own], axis=2)
         fans = arr.flen[own]
+        # the first card of each place: smallest along among the place's fitting cards
         first = np.zeros(owner.shape, bool)
         if ok.any():
             kk, cc = np.where(ok)
@@ -763,13 +742,17 @@ def _fit_scores(Hs: Sequence[np.ndarray], q: np.ndarray, pl: Sequence[Place], ch
             key_o = owner[ko, co]
             starts = np.concatenate(([True], (key_o[1:] != key_o[:-1]) | (ko[1:] != ko[:-1])))
             first[ko[starts], co[starts]] = True
+        # A fan that may start face down shows its head only through the deal's (or last photo's) count: a weaker hint.
         r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
+        # Each card's own tightness: across its fan and off the nearest fan step (off its place, if squared).
+        # Seen at a steep angle, an alignment shifted by a fan step fits nearly as many cards, but loosely.
         d = tab - arr.heads[own]
         across = np.abs(d[..., 0] * arr.unit[own, 1] - d[..., 1] * arr.unit[own, 0])
         fl = np.maximum(fans, 1e-9)
         step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
         tight = np.where(fans > 0, across + step_off + np.where(first & arr.open_fan[own], resid, 0.0), resid)
         snug = np.exp(-(tight / TIGHT) ** 2)
+        # Last, between alignments equal on all that, prefer cards where the last state (or the deal) had some.
         filled_ok = arr.filled[own] & ok
         for k in range(len(tab)):
             okk = ok[k]
@@ -939,24 +922,15 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
     Each card goes to its cheapest place; a card that breaks its fan's chain
     (a long gap from the head) tries its next place, a few rounds.
     """
-    cost, along = _place_costs(tab, pl)
-    n = len(tab)
-    rows = np.arange(n)
-    for _ in range(4):
-        owner = np.argmin(cost, axis=1) if cost.shape[1] else np.zeros(n, int)
-        owner = np.where(np.isfinite(cost[rows, owner]), owner, -1) if n else owner
-        al = along[rows, np.maximum(owner, 0)] if n else np.zeros(0)
-        ok = _consistent(owner, al, pl)
-        retry = (~ok) & (owner >= 0) & (np.isfinite(cost).sum(axis=1) > 1)
-        if not retry.any():
-            break
-        cost = cost.copy()
-        cost[rows[retry], owner[retry]] = np.inf
-    return owner, al, ok
+    owner, along, ok = _locate_many(tab[None], pl)
+    return owner[0], along[0], ok[0]
 
 
 def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``_locate`` for K alignments' table points at once (K x N x 2): each K x N, the same answers."""
+    """``_locate`` for K alignments' table points at once (K x N x 2): owner, along and fit, each K x N.
+
+    An alignment whose cards all found their places is left as it is while the others retry.
+    """
     cost, along = _place_costs(tab.reshape(-1, 2), pl)
     K, n = tab.shape[:2]
     P = cost.shape[1]

@@ -158,10 +158,57 @@ def test_a_lone_far_corner_at_a_fans_end_is_the_exposed_card_when_that_supposes_
     assert abs(along[2] - 1.52) < 1e-6
 
 
+def _locate_one(tab, pl):
+    """The reader's card placement as first written, one alignment at a time (the batched one must match it)."""
+    from vision.reading import _consistent, _place_costs
+    cost, along = _place_costs(tab, pl)
+    n = len(tab)
+    rows = np.arange(n)
+    for _ in range(4):
+        owner = np.argmin(cost, axis=1) if cost.shape[1] else np.zeros(n, int)
+        owner = np.where(np.isfinite(cost[rows, owner]), owner, -1) if n else owner
+        al = along[rows, np.maximum(owner, 0)] if n else np.zeros(0)
+        ok = _consistent(owner, al, pl)
+        retry = (~ok) & (owner >= 0) & (np.isfinite(cost).sum(axis=1) > 1)
+        if not retry.any():
+            break
+        cost = cost.copy()
+        cost[rows[retry], owner[retry]] = np.inf
+    return owner, al, ok
+
+
+def _fit_score_one(H, q, pl):
+    """The alignment's fit as first written, one alignment at a time."""
+    from vision.reading import TIGHT, _Arrays, _on_table
+    tab = _on_table(H, q)
+    if tab is None:
+        return 0.0
+    arr = _Arrays.of(pl)
+    owner, along, ok = _locate_one(tab, pl)
+    own = np.maximum(owner, 0)
+    resid = np.linalg.norm(tab - arr.firsts[own], axis=1)
+    fans = arr.flen[own]
+    first = np.zeros(len(tab), bool)
+    if ok.any():
+        idx = np.where(ok)[0]
+        order = idx[np.lexsort((along[idx], owner[idx]))]
+        starts = np.concatenate(([True], owner[order][1:] != owner[order][:-1]))
+        first[order[starts]] = True
+    r = np.where(fans > 0, np.where(first, np.where(arr.open_fan[own], resid, 0.5 * resid), 0.0), resid)
+    d = tab - arr.heads[own]
+    across = np.abs(d[:, 0] * arr.unit[own, 1] - d[:, 1] * arr.unit[own, 0])
+    fl = np.maximum(fans, 1e-9)
+    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
+    tight = np.where(fans > 0, across + step_off + np.where(first & arr.open_fan[own], resid, 0.0), resid)
+    snug = np.exp(-(tight / TIGHT) ** 2)
+    prior = float((arr.filled[own] & ok).sum()) / max(1, int(ok.sum()))
+    return float((ok * (0.5 + 0.5 * snug)).mean()) - 0.1 * float(r[ok].mean() if ok.any() else 1.0) + 0.01 * prior
+
+
 def test_alignments_scored_together_score_as_one_by_one():
-    # register scores its voted alignments in batches; the numbers must be the very same, so that
-    # ties between look-alike alignments still fall the same way
-    from vision.reading import _fit_score, _fit_scores, places
+    # register scores its voted alignments in batches; the numbers must be those of scoring them one
+    # by one, to the last bit, so that ties between look-alike alignments still fall the same way
+    from vision.reading import _fit_score, _fit_scores, _locate, places
     rng = random.Random(5)
     for gid, seed in (("pendulum", 3), ("seven-and-six", 4), ("aunty-allis", 1), ("kings", 2)):
         st = get_game(gid).new(seed)
@@ -177,9 +224,14 @@ def test_alignments_scored_together_score_as_one_by_one():
             J[2, :2] = rng.gauss(0, 0.01), rng.gauss(0, 0.01)
             Hs.append(H @ J)
         Hs.append(np.zeros((3, 3)))                  # no alignment at all: scores 0
-        want = [_fit_score(K, q, pl) for K in Hs]
+        want = [_fit_score_one(K, q, pl) for K in Hs]
         got = _fit_scores(Hs, q, pl, chunk=7)
         assert got == want, gid
+        assert [_fit_score(K, q, pl) for K in Hs] == want
+        tab = np.linalg.solve(H, np.c_[q, np.ones(len(q))].T).T
+        tab = tab[:, :2] / tab[:, 2:]
+        for a, b in zip(_locate(tab, pl), _locate_one(tab, pl)):
+            assert a.tolist() == b.tolist()
         assert want[-1] == 0.0 and max(want) > 0.3 and len(set(want)) > 20     # varied, not all zero
 
 
