@@ -940,8 +940,8 @@ def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     finite_n = np.isfinite(cost).sum(axis=2)
     for _ in range(4):
         owner = np.argmin(cost, axis=2) if P else np.zeros((K, n), int)
-        owner = np.where(np.isfinite(cost[kk, rows, owner]), owner, -1) if n else owner
-        al = along[kk, rows, np.maximum(owner, 0)] if n else np.zeros((K, 0))
+        owner = np.where(np.isfinite(np.take_along_axis(cost, owner[..., None], axis=2)[..., 0]), owner, -1) if n else owner
+        al = np.take_along_axis(along, np.maximum(owner, 0)[..., None], axis=2)[..., 0] if n else np.zeros((K, 0))
         ok = _consistent_many(owner, al, pl)
         retry = (~ok) & (owner >= 0) & (finite_n > 1)
         if not retry.any():
@@ -955,6 +955,8 @@ def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
 def _consistent_many(owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
     """``_consistent`` for K alignments at once (K x N arrays): a fan is one alignment's place."""
     K, n = owner.shape
+    if K == 1:
+        return _consistent(owner[0], along[0], pl)[None]
     # one alignment's fans sort apart from another's: the alignment is the first sort key
     group = np.broadcast_to(np.arange(K)[:, None], (K, n)).ravel()
     return _consistent(owner.ravel(), along.ravel(), pl, group=group).reshape(K, n)
