@@ -75,8 +75,8 @@ advice offers as a suggestion that is not known to win.
 
 What to expect (benchmarks/sw_solver_bench.py, 1 s of wall clock per deal on
 this 2-core machine, seeds 0-999): the beam search in C (advisor/_swfast.c,
-built at install) runs on both cores, and 987-990 deals get a "yes" with a
-plan (three runs with different play-out seeds; median 0.04 s per deal). Before
+built at install) runs on both cores, and 986-991 deals get a "yes" with a
+plan (six runs with different play-out seeds; median 0.04 s per deal). Before
 play-outs could hold cards back it was 970-976, and the Python search alone
 decides about 900. No deal is proved lost. Where the time limit cuts a search
 depends on the machine and its load, so the count moves by about three from
@@ -269,15 +269,16 @@ def kings_relaxation(cols, prog, needs, session, quick: bool = False, steps: int
         budget[0] -= 1
         if budget[0] < 0:
             raise _Budget
+        # A king of a run is never worse than a free one: the run's next cards become
+        # available, and the free king is still there for a later pile.
+        free_king = fk and not any(state[k] < len(chains[k]) for k in range(nch))
         for j in incomplete:
             if mask >> j & 1 or first[j] & ~mask:
                 continue
             m2 = mask | 1 << j
             if not fits(m2, av):
                 continue
-            # A king of a run is never worse than a free one: the run's next cards become
-            # available, and the free king is still there for a later pile.
-            if fk and not any(state[k] < len(chains[k]) for k in range(nch)) and rec(state, m2, fk - 1, av):
+            if free_king and rec(state, m2, fk - 1, av):
                 return True
             for k in range(nch):
                 t = state[k]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import statistics
 from collections import Counter, defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -1156,18 +1157,12 @@ def _fan_steps(along: np.ndarray, flen: float, open_fan: bool, dealt: int = 0) -
     if n == 0:
         return np.zeros(0, int)
     # (plain Python: fans hold a dozen cards, and this runs thousands of times a reading; the
-    # arithmetic is numpy's own: the median of an even count the mean of the middle two, rounding half to even)
+    # arithmetic is numpy's: the median of an even count the mean of the middle two, rounding half to even)
     vals = along.tolist()
     order = sorted(range(n), key=vals.__getitem__)
     a = [vals[i] for i in order]
     gaps = [y - x for x, y in zip(a, a[1:])]
-    if gaps:
-        g = sorted(gaps)
-        m = len(g) // 2
-        med = g[m] if len(g) % 2 else (g[m - 1] + g[m]) / 2
-        step = min(max(med, 0.6 * flen), 1.4 * flen)
-    else:
-        step = flen
+    step = min(max(statistics.median(gaps), 0.6 * flen), 1.4 * flen) if gaps else flen
     if open_fan:
         first = 0 if a[0] < OPEN_HEAD * flen else int(round(a[0] / flen))
     else:
