@@ -434,3 +434,21 @@ def test_an_alignment_never_read_does_not_set_the_bar_for_those_that_are():
     import reading_bench
     row = reading_bench.compare(State.from_json(fx["truth"]), r.state, r.doubts)
     assert row["cards"] == 24 and row["wrong"] <= 1
+
+
+def test_an_objection_of_the_rules_outweighs_the_handicap_of_a_shifted_alignment():
+    # The renderer's own labels of a Poker Patience photo. Voting finds the square one row off,
+    # which puts the turned card (beside the square) on the discard pile: only Advanced Poker has
+    # one. The alignment moved back a row explains the cards better, but as a look-alike it carries
+    # a handicap (SHIFT_COST) larger than one objection of the rules used to cost.
+    import json
+    from pathlib import Path
+    from advisor.engine import State
+    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "poker-patience-turned-card-sightings.json").read_text())
+    sights = [Sighting(label, tuple(box), conf) for label, box, conf in fx["sightings"]]
+    r = read_sightings(sights, "poker-patience", image_size=tuple(fx["image_size"]))
+    assert r.state is not None, r.message
+    truth = State.from_json(fx["truth"])
+    assert [s.card.label for s in r.state.areas["turned"][0]] == [s.card.label for s in truth.areas["turned"][0]]
+    assert r.state.areas["discard"][0] == []
+    assert not [d for d in r.doubts if d.kind == "impossible"]
