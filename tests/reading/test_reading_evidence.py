@@ -452,3 +452,31 @@ def test_an_objection_of_the_rules_outweighs_the_handicap_of_a_shifted_alignment
     assert [s.card.label for s in r.state.areas["turned"][0]] == [s.card.label for s in truth.areas["turned"][0]]
     assert r.state.areas["discard"][0] == []
     assert not [d for d in r.doubts if d.kind == "impossible"]
+
+
+def test_a_small_layout_with_no_club_among_many_spades_gets_a_doubt_on_every_spade():
+    # An Interregnum photo of a deck whose clubs the classifier takes for spades: 22 cards read,
+    # 8 spades and no club. The spades are not 1.5 times their share (5.5), but an 8-0 split of
+    # the black cards happens by chance 4 times in 1 000.
+    from advisor.cards import Card
+    from advisor.engine import Slot
+    from vision.reading import suit_doubts
+    game = get_game("interregnum")
+    suits = Counter(c.suit for c in game.deck())
+    state = game.new(3)
+    faces = [c for c in ["As", "2s", "3s", "4s", "5s", "6s", "7s", "8s"] + ["Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h"]
+             + ["Ad", "2d", "3d", "4d", "5d"]]
+    areas = {a: [[] for _ in ps] for a, ps in state.areas.items()}
+    piles = [(a, i) for a, ps in areas.items() for i in range(len(ps))]
+    for (a, i), face in zip(piles, faces):
+        areas[a][i].append(Slot(Card.parse(face), True))
+    state.areas = areas
+    read = sum(1 for ps in areas.values() for p in ps for _ in p)
+    assert read == 22
+    doubts = suit_doubts(state, suits)
+    assert {(d.area, d.pile) for d in doubts} == {p for p, f in zip(piles, faces) if f.endswith("s")}
+    assert all("♣ may be read as ♠" in d.message for d in doubts)
+    # with three clubs among them the split is ordinary: no doubt
+    for (a, i), face in zip(piles[:3], ["Ac", "2c", "3c"]):
+        areas[a][i] = [Slot(Card.parse(face), True)]
+    assert suit_doubts(state, suits) == []
