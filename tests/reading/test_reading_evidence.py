@@ -343,19 +343,25 @@ def _missed_one(game_id: str, seed: int):
                           if (a, p, k) != (area, i, j)}
     later = Doubt(f"{area} {i + 1}, card {j + 2}: index unclear (read as something, 60% sure)", area, i, j + 1, "low-confidence")
     missed.doubts = [later]
-    missed.one_more = {(area, i, j): ((100.0, 100.0, 120.0, 140.0), pile[j - 1].card.label, pile[j + 1].card.label)}
+    missed.one_more = {(area, i, j): (ONE_MORE_BOX, pile[j - 1].card.label, pile[j + 1].card.label)}
     return full, missed, (area, i, j), pile[j].card.label, later
 
 
-def _classifier_says(monkeypatch, *names):
+ONE_MORE_BOX = (100.0, 100.0, 120.0, 140.0)
+
+
+def _classifier_says(monkeypatch, *names, only=None):
+    """The index classifier stubbed: every box asked about reads ``names``, or only the box ``only``
+    does and every other shows no index (a card back, say)."""
     import vision.detector
-    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [list(names) for _ in boxes])
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [
+        list(names) if only is None or tuple(b) == only else [("bg", 0.9)] for b in boxes])
 
 
 def test_a_fan_that_may_hold_one_more_card_gets_it_when_a_second_look_names_it(monkeypatch):
     from vision.reading import look_again
     full, missed, (area, i, j), label, later = _missed_one("seven-and-six", 3)
-    _classifier_says(monkeypatch, (label, 0.6), ("Kh" if label != "Kh" else "Qh", 0.2))
+    _classifier_says(monkeypatch, (label, 0.6), ("Kh" if label != "Kh" else "Qh", 0.2), only=ONE_MORE_BOX)
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas == full.state.areas        # the card is back, every later card in its place, the stock as dealt
     assert missed.confidences[(area, i, j)] < 0.5
@@ -373,17 +379,17 @@ def test_one_more_card_is_not_put_in_a_fan_on_a_name_of_its_neighbour_or_one_the
     neighbour = missed.state.areas[area][i][j].card.label
     # the box reads the next card's suit another way: it lies mostly on that card's index
     other_suit = neighbour[:-1] + ("s" if neighbour[-1] != "s" else "h")
-    _classifier_says(monkeypatch, (other_suit, 0.6), (neighbour, 0.3))
+    _classifier_says(monkeypatch, (other_suit, 0.6), (neighbour, 0.3), only=ONE_MORE_BOX)
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas[area] == before
     # a name the layout already shows twice (a third copy in a two-pack game)
     counts = Counter(s.card.label for ps in missed.state.areas.values() for p in ps for s in p if s.card is not None)
     twice = next(lab for lab, n in counts.items() if n == 2)
-    _classifier_says(monkeypatch, (twice, 0.9))
+    _classifier_says(monkeypatch, (twice, 0.9), only=ONE_MORE_BOX)
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas[area] == before
     # not sure enough
-    _classifier_says(monkeypatch, (label, 0.2), ("bg", 0.1))
+    _classifier_says(monkeypatch, (label, 0.2), ("bg", 0.1), only=ONE_MORE_BOX)
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas[area] == before
 
@@ -480,3 +486,46 @@ def test_a_small_layout_with_no_club_among_many_spades_gets_a_doubt_on_every_spa
     for (a, i), face in zip(piles[:3], ["Ac", "2c", "3c"]):
         areas[a][i] = [Slot(Card.parse(face), True)]
     assert suit_doubts(state, suits) == []
+
+
+def _turned_up_unseen(game_id: str, seed: int):
+    """A dealt layout with one column's last face-down card turned up, and a photo of it whose
+    sightings miss that card's index (a detector that missed it): the reader takes it for a
+    face-down card, since nothing else marks where a fan's face-down cards end."""
+    game = get_game(game_id)
+    truth = game.new(seed)
+    area = next(a for a in truth.areas if "column" in a)
+    i, pile = next((i, p) for i, p in enumerate(truth.areas[area]) if len(p) > 2 and not p[1].face_up and p[2].face_up)
+    pile[1] = pile[1].turned_up()
+    label = pile[1].card.label
+    sights = [s for s in _photo(truth, seed) if s.label != label]
+    r = read_sightings(sights, game_id, image_size=SIZE)
+    assert r.state is not None, r.message
+    assert not r.state.areas[area][i][1].face_up          # read as face down at first
+    return truth, r, (area, i, 1), label
+
+
+def test_a_card_taken_for_face_down_is_turned_up_when_a_second_look_names_it(monkeypatch):
+    from vision.reading import look_again
+    truth, r, (area, i, j), label = _turned_up_unseen("seven-and-six", 5)
+    _classifier_says(monkeypatch, (label, 0.7), ("bg", 0.2))
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    slot = r.state.areas[area][i][j]
+    assert slot.face_up and slot.card.label == label
+    assert [s.face_up for s in r.state.areas[area][i]] == [s.face_up for s in truth.areas[area][i]]
+    assert r.confidences[(area, i, j)] < 0.5
+    assert any(d.kind == "low-confidence" and (d.area, d.pile, d.index) == (area, i, j) and "face-down" in d.message
+               for d in r.doubts)
+    assert any(d.kind == "assumed" and (d.area, d.pile) == (area, i) and "1 face-down" in d.message for d in r.doubts)
+
+
+def test_a_card_taken_for_face_down_stays_so_when_a_second_look_sees_no_index(monkeypatch):
+    from vision.reading import look_again
+    truth, r, (area, i, j), label = _turned_up_unseen("seven-and-six", 5)
+    before = [list(p) for p in r.state.areas[area]]
+    above = r.state.areas[area][i][j + 1].card.label
+    # a card back; not sure enough; the box read as the card lying on it (its index mostly in view)
+    for says in ((("bg", 0.8), (label, 0.1)), ((label, 0.2), ("bg", 0.1)), ((above, 0.9),)):
+        _classifier_says(monkeypatch, *says)
+        look_again(np.zeros((8, 8, 3), np.uint8), r)
+        assert r.state.areas[area] == before
