@@ -529,3 +529,34 @@ def test_a_card_taken_for_face_down_stays_so_when_a_second_look_sees_no_index(mo
         _classifier_says(monkeypatch, *says)
         look_again(np.zeros((8, 8, 3), np.uint8), r)
         assert r.state.areas[area] == before
+
+
+def test_a_reading_that_breaks_a_rule_has_its_look_alikes_read_too(monkeypatch):
+    # Through the detector, this Pendulum photo's voting prefers alignments one pile along, and
+    # only the look-alikes of the alignment explaining most cards were read: every alignment read
+    # left the first foundation place of each side empty ("the four aces start at the top") and
+    # put every pile a place off. The look-alikes of the reading kept are now read as well.
+    import json
+    import sys
+    from pathlib import Path
+    import vision.reading
+    from advisor.engine import State
+    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "pendulum-pile-along-sightings.json").read_text())
+
+    def sightings(rows):
+        return [Sighting(label, tuple(box), conf, tuple((a, p) for a, p in readings)) for label, box, conf, readings in rows]
+
+    def read():
+        return read_sightings(sightings(fx["sightings"]), "pendulum", image_size=tuple(fx["image_size"]),
+                              weak=sightings(fx["weak"]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import reading_bench
+    truth = State.from_json(fx["truth"])
+    r = read()
+    assert r.state is not None, r.message
+    assert [p[0].card.label for p in (r.state.areas["left-aces"][0], r.state.areas["right-aces"][0])] == ["Ac", "As"]
+    wrong = reading_bench.compare(truth, r.state, r.doubts)["wrong"]
+    monkeypatch.setattr(vision.reading, "OBJECTED_LOOK_ALIKES", 0)
+    before = read()
+    assert before.state.areas["left-aces"][0] == []          # read one pile along
+    assert wrong < reading_bench.compare(truth, before.state, before.doubts)["wrong"] - 20
