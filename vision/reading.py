@@ -2792,17 +2792,11 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         pile = state.areas[a][i]
         if pile[j].face_up or not pile[j + 1].face_up:
             continue        # a place further down the fan was not turned up: this one stays face down too
-        if not likely or likely[0][0] == "bg" or likely[0][1] < LOOK_UNDER:
+        took = _take_name(game, state, pile, j, likely, LOOK_UNDER, (j + 1,), faults)
+        if took is None:
             continue
-        label, p = likely[0]
-        if pile[j + 1].card is not None and pile[j + 1].card.label == label:
-            continue        # the box mostly shows the next card's index
-        pile[j] = Slot(Card.parse(label), True)
-        found = len(game.validate(state))
-        if found > faults:
-            pile[j] = Slot(None, False)
-            continue
-        faults, changed = found, True
+        label, p, faults = took
+        changed = True
         reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE
         down = sum(1 for x in pile if not x.face_up)
         for d in reading.doubts:
@@ -2812,18 +2806,11 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: taken at first for a face-down card, but a "
                                     f"second look there reads {Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
     for (a, i, j), likely in zip(gaps, named):
-        if not likely or likely[0][0] == "bg" or likely[0][1] < LOOK_AGAIN:
+        took = _take_name(game, state, state.areas[a][i], j, likely, LOOK_AGAIN, (j - 1, j + 1), faults)
+        if took is None:
             continue
-        label, p = likely[0]
-        pile = state.areas[a][i]
-        if any(0 <= k < len(pile) and pile[k].card is not None and pile[k].card.label == label for k in (j - 1, j + 1)):
-            continue
-        pile[j] = Slot(Card.parse(label), True)
-        found = len(game.validate(state))
-        if found > faults:
-            pile[j] = Slot(None, True)
-            continue
-        faults, changed = found, True
+        label, p, faults = took
+        changed = True
         reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE      # never above the low-confidence line: always a doubt
         reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: no index was found there at first; a second "
@@ -2855,6 +2842,26 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
                                     a, i, j, "low-confidence"))
     if changed and previous is not None:
         reading.changes = explain_changes(previous, state)
+
+
+def _take_name(game: Game, state: State, pile: list[Slot], j: int, likely: list, bar: float,
+               beside: tuple[int, ...], faults: int) -> tuple[str, float, int] | None:
+    """Put the classifier's likeliest name for place ``j`` of ``pile`` there, face up, if it is at
+    least ``bar`` sure, is not the name of a card at the places ``beside`` it (the box then mostly
+    shows that card's index), and the rules find no more than ``faults`` faults with the layout.
+    Returns (label, probability, faults now), or None with the place as it was."""
+    if not likely or likely[0][0] == "bg" or likely[0][1] < bar:
+        return None
+    label, p = likely[0]
+    if any(0 <= k < len(pile) and pile[k].card is not None and pile[k].card.label == label for k in beside):
+        return None
+    was = pile[j]
+    pile[j] = Slot(Card.parse(label), True)
+    found = len(game.validate(state))
+    if found > faults:
+        pile[j] = was
+        return None
+    return label, p, found
 
 
 def _lies_between(pile: list[Slot], j: int, before: str, after: str) -> bool:
