@@ -659,27 +659,26 @@ def _top_bins(counts: np.ndarray, n: int) -> list[tuple[int, int]]:
 
 def _distinct(cands: list[tuple[float, np.ndarray]], pl: Sequence[Place], scale: float) -> list[tuple[float, np.ndarray]]:
     """Drop alignments that put every place where a better one already puts it."""
-    heads = np.array([p.table for p in pl])
     out: list[tuple[float, np.ndarray]] = []
     seen: list[np.ndarray] = []
     for f, H in cands:
-        px = _apply(H, heads)
-        if not np.isfinite(px).all():
-            continue
-        if any(np.median(np.linalg.norm(px - o, axis=1)) < 0.25 * scale for o in seen):
+        px = _heads_in_photo(H, pl)
+        if px is None or any(_same_places(px, o, scale) for o in seen):
             continue
         seen.append(px)
         out.append((f, H))
     return out
 
 
-def _same_alignment(H: np.ndarray, other: np.ndarray, pl: Sequence[Place], scale: float) -> bool:
-    """Whether two alignments put the places where each other puts them (as ``_distinct`` judges)."""
-    heads = np.array([p.table for p in pl])
-    a, b = _apply(H, heads), _apply(other, heads)
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        return False
-    return bool(np.median(np.linalg.norm(a - b, axis=1)) < 0.25 * scale)
+def _heads_in_photo(H: np.ndarray, pl: Sequence[Place]) -> np.ndarray | None:
+    """Where an alignment puts the pile heads in the photo; None if it takes one out of the picture."""
+    px = _apply(H, _Arrays.of(pl).heads)
+    return px if np.isfinite(px).all() else None
+
+
+def _same_places(px: np.ndarray, other: np.ndarray, scale: float) -> bool:
+    """Whether two alignments' pile heads (``_heads_in_photo``) lie in the same places."""
+    return bool(np.median(np.linalg.norm(px - other, axis=1)) < 0.25 * scale)
 
 
 class _Arrays:
@@ -1598,6 +1597,13 @@ def _alongs(seen: list[SeenCard]) -> np.ndarray | None:
     return np.array(al) if len(al) == len(seen) and len(al) > 1 else None
 
 
+def _assumed_down(area: str, i: int, n: int) -> str:
+    """The doubt on a fan whose first ``n`` cards are supposed face down (none seen there)."""
+    if not n:
+        return f"{area} {i + 1}: no face-down card assumed under the fan"
+    return f"{area} {i + 1}: {n} face-down card(s) assumed under the fan, from where its first face-up card lies"
+
+
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
               conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = (),
               readings: dict | None = None, gaps: dict | None = None, one_more: dict | None = None) -> list[Slot]:
@@ -1629,8 +1635,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     if hidden:
         pile.extend(hidden if remembered else [Slot(None, False)] * len(hidden))
         if not remembered:
-            doubts.append(Doubt(f"{a.name} {i + 1}: {len(hidden)} face-down card(s) assumed under the fan, from where its first face-up card lies",
-                                a.name, i, 0, "assumed"))
+            doubts.append(Doubt(_assumed_down(a.name, i, len(hidden)), a.name, i, 0, "assumed"))
             if gaps is not None and seen and seen[0].along is not None:
                 # a card supposed face down may be face up with its index missed: where its index would lie
                 for k in range(len(hidden)):
@@ -2143,7 +2148,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             return
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak)
         # what the rules found impossible, before or after the repair, counts against an alignment
-        problems = sum(1 for d in r.doubts if d.kind in ("impossible", "impossible-read"))
+        problems = sum(1 for d in r.doubts if d.kind in RULE_KINDS)
         unread = sum(1 for d in r.doubts if d.kind == "unreadable")
         base = fit - PROBLEM_COST * min(problems, 5) - handicap
         tried.append((base - UNREAD_COST * unread / max(1, len(cards)), base, r, H))
@@ -2157,10 +2162,11 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # where no alignment read already lies there. Voting finds a layout of equal piles one pile
         # off as readily, and only the look-alikes of the alignment that explains most cards are read.
         best = max(tried, key=lambda t: t[0])
-        if any(d.kind in ("impossible", "impossible-read") for d in best[2].doubts):
-            near = [t[3] for t in tried]
+        if any(d.kind in RULE_KINDS for d in best[2].doubts):
+            near = [px for px in (_heads_in_photo(t[3], pl) for t in tried) if px is not None]
             for _, H in look_alikes((0.0, best[3]), layout):
-                if all(not _same_alignment(H, o, pl, scale) for o in near):
+                px = _heads_in_photo(H, pl)
+                if px is None or not any(_same_places(px, o, scale) for o in near):
                     judge(H, SHIFT_COST)
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(game.name, len(first), best_fit, misfit))
@@ -2235,6 +2241,7 @@ def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0) -> str
 
 
 MAX_ALIGNMENTS = 4
+RULE_KINDS = ("impossible", "impossible-read")   # doubts that say the rules find the state impossible
 # Whether the look-alikes of the reading kept are read too when the rules object to it (1: yes). A
 # Pendulum photo's voting put every pile one place along in all four alignments read (62 of 77 cards
 # wrong; read so, 30). Held-out renders through the detector: seeds 1000-1019, Pendulum 443 -> 411
@@ -2801,8 +2808,7 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         down = sum(1 for x in pile if not x.face_up)
         for d in reading.doubts:
             if (d.kind, d.area, d.pile) == ("assumed", a, i):
-                d.message = (f"{a} {i + 1}: {down} face-down card(s) assumed under the fan, from where its first face-up card lies"
-                             if down else f"{a} {i + 1}: no face-down card assumed under the fan")
+                d.message = _assumed_down(a, i, down)
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: taken at first for a face-down card, but a "
                                     f"second look there reads {Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
     for (a, i, j), likely in zip(gaps, named):
