@@ -96,10 +96,10 @@ class Reading:
     # down under a fan's first face-up card: (area, pile, index) -> the index box that card would
     # show face up, in pixels (for a second look at the photo, ``look_again``)
     gaps: dict[tuple[str, int, int], tuple[float, float, float, float]] = field(default_factory=dict)
-    # fans whose spacing fits one more card about as well as the length read: (area, pile, index) ->
-    # the index box a card put before the one now at ``index`` would show, and the labels the cards on
-    # both sides of it were read as (``look_again`` checks the place is still between them)
-    one_more: dict[tuple[str, int, int], tuple[tuple[float, float, float, float], str, str]] = field(default_factory=dict)
+    # fans whose spacing fits one more card: (area, pile, index) -> the index box a card put before the
+    # one now at ``index`` would show, the labels the cards on both sides of it were read as (``look_again``
+    # checks the place is still between them), and how much worse that fit is than the length read (log-odds)
+    one_more: dict[tuple[str, int, int], tuple[tuple[float, float, float, float], str, str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -1647,7 +1647,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     slots, margin = (_fan_fit(alongs, step, confs) if flen > 0 and alongs is not None
                      else (np.arange(len(seen)), math.inf))
     insert_before = None      # with one more card, it would lie just before this card seen (index into the kept cards)
-    if one_more is not None and margin < LENGTH_MARGIN and alongs is not None:
+    if one_more is not None and margin < SHORT_MARGIN and alongs is not None:
         insert_before = _one_more_before(slots, _fan_other(alongs, step, confs))
     # cards the fit leaves out: boxes around an index twice, or between two; named beside the card nearest them
     left_out = [c for c, k in zip(seen, slots) if k < 0]
@@ -1677,7 +1677,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
             pile.append(Slot(Card.parse(guess.label), True))
             conf[(a.name, i, len(pile) - 1)] = guess.conf     # under the reading threshold: a low-confidence doubt
         if n == insert_before and one_more is not None:
-            one_more[(a.name, i, len(pile))] = ((seen[n - 1].along + c.along) / 2, c.boxes[0], seen[n - 1].label, c.label)
+            one_more[(a.name, i, len(pile))] = ((seen[n - 1].along + c.along) / 2, c.boxes[0], seen[n - 1].label, c.label, margin)
         pile.append(Slot(Card.parse(c.label), True))
         conf[(a.name, i, len(pile) - 1)] = c.conf
         if readings is not None:
@@ -1894,6 +1894,9 @@ def _photo_step(gaps: np.ndarray, flen: float) -> float:
 # read at the wrong length and one read right; on the labelled real-dev columns (117 of three or
 # more cards, their real fanning irregular) it would flag 11. At 3.0 that was 28 and 4, and 28 of 117.
 LENGTH_MARGIN = 2.0
+# ... and, in a game whose every card lies on the table, a fan whose spacing fits one more card within
+# this much is where a second look searches for cards the count says are missing (``look_again``).
+SHORT_MARGIN = 8.0
 STEP_NOISE = 0.2     # of a fan step: how far an index box sits off its place
 MISSED_COST = 2.3    # log-odds against a missed index between two seen ones (about one in ten)
 
@@ -1996,9 +1999,9 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
     taken from them or added to the stock until the count is the deck's.
     More cards on the table than the deck holds is a doubt.
     """
-    total = sum(len(p) for ps in areas.values() for p in ps)
+    total = _placed(areas)
     deck = len(game.deck())
-    hidden_areas = [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown") or a.face == "down") and a.count]
+    hidden_areas = _out_of_sight(layout)
     hidden_areas.sort(key=lambda a: a.kind not in ("stock", "facedown"))
     for a in hidden_areas:
         for p in areas[a.name]:
@@ -2010,6 +2013,26 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
                             kind="count"))
     elif total < deck and hidden_areas:
         areas[hidden_areas[0].name][0].extend([Slot(None, False)] * (deck - total))
+    elif total < deck:
+        doubts.append(Doubt(f"{total} cards placed but all {deck} cards of the game lie on the table: {deck - total} "
+                            f"not found (most likely in a fan whose length is in doubt)", kind="count"))
+
+
+def _placed(areas: dict) -> int:
+    return sum(len(p) for ps in areas.values() for p in ps)
+
+
+def _out_of_sight(layout: Layout) -> list[Area]:
+    """The areas whose cards a photo cannot count (stock, face-down pile, cards put aside)."""
+    return [a for a in layout.areas if (not a.on_table or a.kind in ("stock", "facedown") or a.face == "down") and a.count]
+
+
+def _missing_from_table(game: Game, state: State) -> int:
+    """How many cards fewer than the game's are placed, in a game whose every card lies on the table
+    (0 where some area out of sight can hold the rest)."""
+    if _out_of_sight(game.layout(state.options)):
+        return 0
+    return max(0, len(game.deck()) - _placed(state.areas))
 
 
 # ------------------------------------------------------- 5. explain changes
@@ -2339,7 +2362,8 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     changes = explain_changes(previous, state) if previous is not None else []
     return Reading(state, conf, doubts, changes, sightings, "",
                    {k: _index_box(layout, H, k, at, near) for k, (at, near) in gaps.items()},
-                   {k: (_index_box(layout, H, k, at, near), before, after) for k, (at, near, before, after) in one_more.items()})
+                   {k: (_index_box(layout, H, k, at, near), before, after, margin)
+                    for k, (at, near, before, after, margin) in one_more.items()})
 
 
 # A suit this far under its share of the cards read, while the other suit of its colour is this far
@@ -2758,6 +2782,8 @@ ONE_MORE = 0.3
 # Seven and Six 403 -> 383, Uncle Remus 198 -> 193 (the other games have no face-down fans: unchanged);
 # seeds 1020-1059, chosen after, 687 -> 675 and 300 -> 290. 0.12, 0.2 and 0.5 did about the same.
 LOOK_UNDER = 0.3
+# ... and puts a card in a fan looser than the rest, when the table is short of cards, at this.
+SHORT_LOOK = 0.5
 
 
 def look_again(img: np.ndarray, reading: Reading, previous: State | None = None) -> None:
@@ -2782,7 +2808,11 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         return
     gaps = [k for k in reading.gaps if k[2] < len(state.areas[k[0]][k[1]])
             and state.areas[k[0]][k[1]][k[2]].card is None and state.areas[k[0]][k[1]][k[2]].face_up]
-    more = [k for k, (_, before, after) in reading.one_more.items() if _lies_between(state.areas[k[0]][k[1]], k[2], before, after)]
+    game = get_game(state.game)
+    # a fan looser than the rest is searched only when the count says cards are missing from the table
+    short = _missing_from_table(game, state)
+    more = [k for k, (_, before, after, margin) in reading.one_more.items()
+            if _lies_between(state.areas[k[0]][k[1]], k[2], before, after) and (margin < LENGTH_MARGIN or short > 0)]
     # places supposed face down under a fan's first face-up card, the nearest to it first
     downs = sorted((k for k in reading.gaps if LOOK_UNDER and k[2] + 1 < len(state.areas[k[0]][k[1]])
                     and not state.areas[k[0]][k[1]][k[2]].face_up), key=lambda k: (k[0], k[1], -k[2]))
@@ -2792,7 +2822,6 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
                        + [reading.gaps[k] for k in downs])
     if named is None:
         return
-    game = get_game(state.game)
     faults = len(game.validate(state))
     changed = False
     for (a, i, j), likely in zip(downs, named[len(gaps) + len(more):]):
@@ -2821,31 +2850,41 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: no index was found there at first; a second "
                                     f"look reads {Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
-    # later places first, so that a card put in does not move a place still to be looked at
-    for (a, i, j), likely in sorted(zip(more, named[len(gaps):]), key=lambda t: -t[0][2]):
+    # A fan holds one such place at most, so putting a card in moves no other place still to be looked
+    # at. The fans whose spacing fits one more card about as well come first, then the looser ones,
+    # likeliest first, while the table is still short of cards.
+    deck = len(game.deck())
+    for (a, i, j), likely in sorted(zip(more, named[len(gaps):]), key=lambda t: reading.one_more[t[0]][3]):
         if not likely or likely[0][0] == "bg" or likely[0][1] < ONE_MORE:
             continue
         label, p = likely[0]
-        _, before, after = reading.one_more[(a, i, j)]
+        _, before, after, margin = reading.one_more[(a, i, j)]
+        wide = margin >= LENGTH_MARGIN
+        if wide and (p < SHORT_LOOK or _missing_from_table(game, state) <= 0):
+            continue
         if {before, after} & {name for name, _ in likely[:3]}:
             continue       # the box lies mostly on a neighbour's index (its suit read another way, say)
         was = state.areas
         trial = state.copy()
         pile = trial.areas[a][i]
         trial.areas[a][i] = pile[:j] + [Slot(Card.parse(label), True)] + pile[j:]
-        over: list[Doubt] = []
-        _balance(game, game.layout(state.options), trial.areas, over)     # one unknown card fewer in the stock
+        _balance(game, game.layout(state.options), trial.areas, [])     # one unknown card fewer in the stock
         state.areas = trial.areas
         found = len(game.validate(state))
-        if over or found > faults:
+        if _placed(trial.areas) > deck or found > faults:
             state.areas = was
             continue
         faults, changed = found, True
         _move_on(reading, a, i, j)
         reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE
-        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: the fan's spacing fits one more card here about "
-                                    f"as well as none, and a second look reads {Card.parse(label).pretty} ({p:.0%} sure): check it",
-                                    a, i, j, "low-confidence"))
+        why = ("the table holds fewer cards than the game, and this fan's spacing fits one more card here" if wide else
+               "the fan's spacing fits one more card here about as well as none")
+        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: {why}, and a second look reads "
+                                    f"{Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
+    if changed:
+        # the count of cards on the table, said again
+        reading.doubts[:] = [d for d in reading.doubts if not (d.kind == "count" and d.area is None)]
+        _balance(game, game.layout(state.options), state.areas, reading.doubts)
     if changed and previous is not None:
         reading.changes = explain_changes(previous, state)
 

@@ -320,14 +320,15 @@ def test_a_second_look_names_a_fan_card_whose_index_no_box_was_found_for():
     assert named >= 2
 
 
-def _missed_one(game_id: str, seed: int):
+def _missed_one(game_id: str, seed: int, margin: float = 1.0, deals: int = 2):
     """A reading of a dealt layout, and the same reading with one face-up card inside a column
     taken out (as a reader that missed it would have it: every later card a place early, the stock
-    one unknown card longer), with the place it came from offered as ``one_more``."""
+    one unknown card longer), with the place it came from offered as ``one_more``, at ``margin``
+    (how much worse the fan's spacing fits that one more card than none)."""
     from vision.reading import Doubt, _balance
     game = get_game(game_id)
     truth = game.new(seed)
-    for _ in range(2):      # two rows dealt: columns of two face-down and four face-up cards
+    for _ in range(deals):      # Seven and Six, two rows dealt: columns of two face-down and four face-up cards
         game.apply(truth, game.parse_move(truth, "deal"))
     full = read_sightings(_photo(truth, seed), game_id, image_size=SIZE)
     assert full.state is not None, full.message
@@ -343,7 +344,7 @@ def _missed_one(game_id: str, seed: int):
                           if (a, p, k) != (area, i, j)}
     later = Doubt(f"{area} {i + 1}, card {j + 2}: index unclear (read as something, 60% sure)", area, i, j + 1, "low-confidence")
     missed.doubts = [later]
-    missed.one_more = {(area, i, j): (ONE_MORE_BOX, pile[j - 1].card.label, pile[j + 1].card.label)}
+    missed.one_more = {(area, i, j): (ONE_MORE_BOX, pile[j - 1].card.label, pile[j + 1].card.label, margin)}
     return full, missed, (area, i, j), pile[j].card.label, later
 
 
@@ -393,6 +394,49 @@ def test_one_more_card_is_not_put_in_a_fan_on_a_name_of_its_neighbour_or_one_the
     look_again(np.zeros((8, 8, 3), np.uint8), missed)
     assert missed.state.areas[area] == before
 
+
+
+def test_a_looser_fan_gets_a_card_back_only_when_the_table_is_short_of_one(monkeypatch):
+    from vision.reading import SHORT_LOOK, Doubt, LENGTH_MARGIN, look_again
+    wide = LENGTH_MARGIN + 2.0
+    # Senior Wrangler: all 104 cards lie on the table, so a reading of 103 misses one
+    full, missed, (area, i, j), label, _ = _missed_one("senior-wrangler", 5, margin=wide, deals=0)
+    said = Doubt("103 cards placed but all 104 cards of the game lie on the table: 1 not found", kind="count")
+    missed.doubts.append(said)
+    _classifier_says(monkeypatch, (label, SHORT_LOOK + 0.1), only=ONE_MORE_BOX)
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas == full.state.areas
+    assert any(d.index == j and "fewer cards than the game" in d.message for d in missed.doubts)
+    assert said not in missed.doubts          # the count is whole again: nothing is said of it
+    # not sure enough for a fan whose spacing speaks against the card
+    _, missed, _, label, _ = _missed_one("senior-wrangler", 5, margin=wide, deals=0)
+    before = missed.state.copy()
+    _classifier_says(monkeypatch, (label, SHORT_LOOK - 0.1), only=ONE_MORE_BOX)
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas == before.areas
+    # Seven and Six keeps a stock out of sight: a card fewer on the table is no evidence there
+    _, missed, (area, i, _), label, _ = _missed_one("seven-and-six", 3, margin=wide)
+    before = [list(p) for p in missed.state.areas[area]]
+    _classifier_says(monkeypatch, (label, 0.95), only=ONE_MORE_BOX)
+    look_again(np.zeros((8, 8, 3), np.uint8), missed)
+    assert missed.state.areas[area] == before
+
+
+def test_a_card_missing_from_a_layout_that_shows_every_card_is_a_doubt():
+    truth = get_game("senior-wrangler").new(6)
+    last = truth.areas["column"][3][-1].card.label
+    sights = _photo(truth, 6)
+    # the detector missed every index of the fourth column's last card (and no other copy of it)
+    at = max((s for s in sights if s.label == last), key=lambda s: s.box[1])
+    gone = [s for s in sights if s.label != last or abs(s.box[0] - at.box[0]) > 200 or abs(s.box[1] - at.box[1]) > 400]
+    r = read_sightings(gone, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    placed = sum(len(p) for ps in r.state.areas.values() for p in ps)
+    assert placed == 103
+    assert any(d.kind == "count" and d.area is None and "103 cards placed" in d.message and "1 not found" in d.message
+               for d in r.doubts)
+    whole = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert not any("not found" in d.message for d in whole.doubts)
 
 
 def test_a_deck_whose_clubs_are_all_read_as_spades_gets_a_doubt_on_every_spade():
