@@ -580,27 +580,47 @@ def test_a_reading_that_breaks_a_rule_has_its_look_alikes_read_too(monkeypatch):
     # only the look-alikes of the alignment explaining most cards were read: every alignment read
     # left the first foundation place of each side empty ("the four aces start at the top") and
     # put every pile a place off. The look-alikes of the reading kept are now read as well.
+    import vision.reading
+    read, truth, compare = _fixture_photo("pendulum-pile-along-sightings.json", "pendulum")
+    r = read()
+    assert r.state is not None, r.message
+    assert [p[0].card.label for p in (r.state.areas["left-aces"][0], r.state.areas["right-aces"][0])] == ["Ac", "As"]
+    wrong = compare(truth, r.state, r.doubts)["wrong"]
+    monkeypatch.setattr(vision.reading, "OBJECTED_LOOK_ALIKES", 0)
+    before = read()
+    assert before.state.areas["left-aces"][0] == []          # read one pile along
+    assert wrong < compare(truth, before.state, before.doubts)["wrong"] - 20
+
+
+def _fixture_photo(name: str, game: str):
+    """A cached photo's detector sightings (tests/fixtures): a function reading them, the true
+    state, and the reading benchmark's comparison."""
     import json
     import sys
     from pathlib import Path
-    import vision.reading
     from advisor.engine import State
-    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "pendulum-pile-along-sightings.json").read_text())
+    fx = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / name).read_text())
 
     def sightings(rows):
         return [Sighting(label, tuple(box), conf, tuple((a, p) for a, p in readings)) for label, box, conf, readings in rows]
 
     def read():
-        return read_sightings(sightings(fx["sightings"]), "pendulum", image_size=tuple(fx["image_size"]),
-                              weak=sightings(fx["weak"]))
+        return read_sightings(sightings(fx["sightings"]), game, image_size=tuple(fx["image_size"]), weak=sightings(fx["weak"]))
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import reading_bench
-    truth = State.from_json(fx["truth"])
+    return read, State.from_json(fx["truth"]), reading_bench.compare
+
+
+def test_cards_left_outside_the_layout_count_against_an_alignment(monkeypatch):
+    # Through the detector, this Pendulum photo fits an alignment a row off a little more snugly,
+    # at the price of cards seen outside every place of the layout; those now count against it.
+    import vision.reading
+    read, truth, compare = _fixture_photo("pendulum-strays-sightings.json", "pendulum")
     r = read()
     assert r.state is not None, r.message
-    assert [p[0].card.label for p in (r.state.areas["left-aces"][0], r.state.areas["right-aces"][0])] == ["Ac", "As"]
-    wrong = reading_bench.compare(truth, r.state, r.doubts)["wrong"]
-    monkeypatch.setattr(vision.reading, "OBJECTED_LOOK_ALIKES", 0)
+    strays = sum(1 for d in r.doubts if d.kind == "stray")
+    wrong = compare(truth, r.state, r.doubts)["wrong"]
+    monkeypatch.setattr(vision.reading, "STRAY_COST", 0.0)
     before = read()
-    assert before.state.areas["left-aces"][0] == []          # read one pile along
-    assert wrong < reading_bench.compare(truth, before.state, before.doubts)["wrong"] - 20
+    assert sum(1 for d in before.doubts if d.kind == "stray") > strays
+    assert wrong < compare(truth, before.state, before.doubts)["wrong"] - 20
