@@ -611,6 +611,20 @@ def _fixture_photo(name: str, game: str):
     return read, State.from_json(fx["truth"]), reading_bench.compare
 
 
+def test_a_reading_that_leaves_cards_outside_the_layout_has_its_look_alikes_read_too(monkeypatch):
+    # Through the detector, every alignment read at first put this Senior Wrangler layout a column
+    # off, with cards seen outside it; the look-alikes of the reading kept are now read too.
+    import vision.reading
+    read, truth, compare = _fixture_photo("senior-wrangler-column-off-sightings.json", "senior-wrangler")
+    r = read()
+    assert r.state is not None, r.message
+    wrong = compare(truth, r.state, r.doubts)["wrong"]
+    monkeypatch.setattr(vision.reading, "STRAY_LOOK", 0)
+    before = read()
+    assert any(d.kind == "stray" for d in before.doubts)
+    assert wrong < compare(truth, before.state, before.doubts)["wrong"] - 40
+
+
 def test_cards_left_outside_the_layout_count_against_an_alignment(monkeypatch):
     # Through the detector, this Pendulum photo fits an alignment a row off a little more snugly,
     # at the price of cards seen outside every place of the layout; those now count against it.
