@@ -1426,6 +1426,8 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
     layout = game.layout(options)
     piles = dict(piles)
     template = previous if previous is not None else _template(game, options)
+    # a looser fan is a place to search only where a count of the cards on the table can say one is missing
+    one_more_within = LENGTH_MARGIN if _out_of_sight(layout) else SHORT_MARGIN
     doubts: list[Doubt] = []
     conf: dict[tuple[str, int, int], float] = {}
     areas: dict[str, list[list[Slot]]] = {}
@@ -1485,7 +1487,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
                 pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step,
-                                 (weak or {}).get((a.name, i), []), readings, gaps, one_more)
+                                 (weak or {}).get((a.name, i), []), readings, gaps, one_more, one_more_within)
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -1606,7 +1608,8 @@ def _assumed_down(area: str, i: int, n: int) -> str:
 
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
               conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = (),
-              readings: dict | None = None, gaps: dict | None = None, one_more: dict | None = None) -> list[Slot]:
+              readings: dict | None = None, gaps: dict | None = None, one_more: dict | None = None,
+              one_more_within: float | None = None) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
@@ -1617,8 +1620,8 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     the first face-up card lies, or remembered from the last photo.
 
     ``gaps`` gets each unreadable place (where its index should lie, and the card seen
-    next); ``one_more`` the place a fan whose spacing fits one more card about as well
-    would hold it, when that fit differs by that card alone.
+    next); ``one_more`` the place a fan whose spacing fits one more card within ``one_more_within``
+    (log-odds; default ``LENGTH_MARGIN``) would hold it, when that fit differs by that card alone.
     """
     flen = math.hypot(*a.fan)
     hidden = [s for s in prev_pile if not s.face_up]
@@ -1647,7 +1650,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     slots, margin = (_fan_fit(alongs, step, confs) if flen > 0 and alongs is not None
                      else (np.arange(len(seen)), math.inf))
     insert_before = None      # with one more card, it would lie just before this card seen (index into the kept cards)
-    if one_more is not None and margin < SHORT_MARGIN and alongs is not None:
+    if one_more is not None and margin < (one_more_within or LENGTH_MARGIN) and alongs is not None:
         insert_before = _one_more_before(slots, _fan_other(alongs, step, confs))
     # cards the fit leaves out: boxes around an index twice, or between two; named beside the card nearest them
     left_out = [c for c, k in zip(seen, slots) if k < 0]
