@@ -422,6 +422,67 @@ def test_a_looser_fan_gets_a_card_back_only_when_the_table_is_short_of_one(monke
     assert missed.state.areas[area] == before
 
 
+def _unread_inside_columns(game_id: str, seed: int, n: int):
+    """A reading of a dealt layout whose detector missed every index of ``n`` cards inside its
+    columns (different cards, no other copy of them missed): the true state, the reading, and the
+    places and labels of the cards missed."""
+    truth = get_game(game_id).new(seed)
+    sights = _photo(truth, seed)
+    missed, seen_labels = [], set()
+    for i, p in enumerate(truth.areas["column"]):
+        if len(missed) < n and len(p) > 4 and p[2].card.label not in seen_labels:
+            missed.append((("column", i, 2), p[2].card.label))
+            seen_labels.add(p[2].card.label)
+    # each missed card's indices: the boxes of its label nearest where the column's third card lies
+    gone = []
+    for (_, i, j), label in missed:
+        same = [s for s in sights if s.label == label]
+        col = [s for s in sights if s.label == truth.areas["column"][i][1].card.label]
+        near = min(same, key=lambda s: abs(s.box[0] - col[0].box[0]) + abs(s.box[1] - col[0].box[1]))
+        gone += [s for s in same if abs(s.box[0] - near.box[0]) < 150 and abs(s.box[1] - near.box[1]) < 250]
+    r = read_sightings([s for s in sights if s not in gone], game_id, image_size=SIZE)
+    assert r.state is not None, r.message
+    return truth, r, missed
+
+
+def test_the_one_card_a_layout_that_shows_every_card_has_not_shown_names_its_one_unread_place(monkeypatch):
+    from vision.reading import look_again
+    truth, r, [(place, label)] = _unread_inside_columns("senior-wrangler", 8, 1)
+    a, i, j = place
+    assert r.state.areas[a][i][j].card is None                 # read as "?": the fan's spacing kept its place
+    _classifier_says(monkeypatch, ("bg", 0.9))                 # and a second look sees no index there
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    assert r.state.areas[a][i][j].card.label == label
+    assert _visible(r.state) == _visible(truth)
+    assert any(d.index == j and d.pile == i and "only card of the game not seen elsewhere" in d.message for d in r.doubts)
+    assert r.confidences[place] < 0.5
+
+
+def test_unread_places_take_the_cards_not_shown_as_the_classifier_pairs_them(monkeypatch):
+    import vision.detector
+    from vision.reading import look_again
+    truth, r, missed = _unread_inside_columns("senior-wrangler", 8, 2)
+    (p1, l1), (p2, l2) = missed
+    box = {p: tuple(r.gaps[p]) for p in (p1, p2)}
+    # unsure at both places (under the second look's own bar), but each leans to its own card
+    says = {box[p1]: [(l1, 0.2), (l2, 0.1)], box[p2]: [(l2, 0.12), (l1, 0.11)]}
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [says.get(tuple(b), [("bg", 0.9)]) for b in boxes])
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    assert [r.state.areas[p[0]][p[1]][p[2]].card.label for p in (p1, p2)] == [l1, l2]
+    assert _visible(r.state) == _visible(truth)
+
+
+def test_an_unread_place_stays_unread_where_cards_lie_out_of_sight(monkeypatch):
+    from advisor.engine import Slot
+    from vision.reading import look_again
+    # Seven and Six keeps a stock out of sight: a card the layout has not shown may lie there
+    full, _, (area, i, j), _, _ = _missed_one("seven-and-six", 3)
+    full.state.areas[area][i][j] = Slot(None, True)
+    _classifier_says(monkeypatch, ("bg", 0.9))
+    look_again(np.zeros((8, 8, 3), np.uint8), full)
+    assert full.state.areas[area][i][j].card is None
+
+
 def test_a_card_missing_from_a_layout_that_shows_every_card_is_a_doubt():
     truth = get_game("senior-wrangler").new(6)
     last = truth.areas["column"][3][-1].card.label
