@@ -2930,8 +2930,10 @@ def _fill_from_deck(game: Game, state: State, reading: Reading, likely_at: dict)
     find no more fault than before, and each card named so carries a doubt. Returns whether any was."""
     if _out_of_sight(game.layout(state.options)):
         return False
+    # (a pile outside the photo stays unknown, though the count might name it)
+    unseen = {(d.area, d.pile) for d in reading.doubts if d.kind == "out-of-view"}
     places = [(a, i, j) for a, ps in state.areas.items() for i, p in enumerate(ps) for j, x in enumerate(p)
-              if x.face_up and x.card is None]
+              if x.face_up and x.card is None and (a, i) not in unseen]
     left = Counter(c.label for c in game.deck()) - Counter(x.card.label for ps in state.areas.values() for p in ps
                                                             for x in p if x.card is not None)
     if not places or sum(left.values()) != len(places):
