@@ -2868,10 +2868,8 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
             continue
         label, p, faults = took
         changed = True
-        reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE      # never above the low-confidence line: always a doubt
-        reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
-        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: no index was found there at first; a second "
-                                    f"look reads {Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
+        _unread_named(reading, (a, i, j), p, f"no index was found there at first; a second look reads "
+                                             f"{Card.parse(label).pretty} ({p:.0%} sure)")
     # A fan holds one such place at most, so putting a card in moves no other place still to be looked
     # at. The fans whose spacing fits one more card about as well come first, then the looser ones,
     # likeliest first, while the table is still short of cards.
@@ -2946,19 +2944,13 @@ def _fill_from_deck(game: Game, state: State, reading: Reading, likely_at: dict)
 
     def put(k: tuple, label: str, words: str, p: float) -> None:
         nonlocal faults, named
-        a, i, j = k
-        state.areas[a][i][j] = Slot(Card.parse(label), True)
-        found = len(game.validate(state))
-        if found > faults:
-            state.areas[a][i][j] = Slot(None, True)
+        found = _try_card(game, state, state.areas[k[0]][k[1]], k[2], label, faults)
+        if found is None:
             return
         faults, named = found, True
         left[label] -= 1
         open_places.discard(k)
-        reading.confidences[k] = p * LOW_CONFIDENCE
-        reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
-        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: no index was read there; {words}: check it",
-                                    a, i, j, "low-confidence"))
+        _unread_named(reading, k, p, f"no index was read there; {words}")
 
     for p, k, label in pairs:
         if k in open_places and left[label] > 0:
@@ -2981,13 +2973,28 @@ def _take_name(game: Game, state: State, pile: list[Slot], j: int, likely: list,
     label, p = likely[0]
     if any(0 <= k < len(pile) and pile[k].card is not None and pile[k].card.label == label for k in beside):
         return None
+    found = _try_card(game, state, pile, j, label, faults)
+    return None if found is None else (label, p, found)
+
+
+def _try_card(game: Game, state: State, pile: list[Slot], j: int, label: str, faults: int) -> int | None:
+    """Put ``label`` face up at place ``j`` of ``pile`` if the rules then find no more than ``faults``
+    faults with the layout; the faults now, or None with the place as it was."""
     was = pile[j]
     pile[j] = Slot(Card.parse(label), True)
     found = len(game.validate(state))
     if found > faults:
         pile[j] = was
         return None
-    return label, p, found
+    return found
+
+
+def _unread_named(reading: Reading, place: tuple[str, int, int], p: float, words: str) -> None:
+    """What the reading says of a place no index was read at, once a second look has named it."""
+    a, i, j = place
+    reading.confidences[place] = p * LOW_CONFIDENCE      # never above the low-confidence line: always a doubt
+    reading.doubts[:] = [d for d in reading.doubts if (d.kind, d.area, d.pile, d.index) != ("unreadable", a, i, j)]
+    reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: {words}: check it", a, i, j, "low-confidence"))
 
 
 def _lies_between(pile: list[Slot], j: int, before: str, after: str) -> bool:
