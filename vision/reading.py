@@ -45,7 +45,14 @@ OPPOSITE = np.array([1.0 - 2 * 0.12, CARD_ASPECT - 2 * 0.24])
 LOW_CONFIDENCE = 0.5
 MAX_FAN = 30
 MAX_HIDDEN = 6            # face-down cards a mixed fan may hold under its first visible card
-SLACK = 0.08              # card widths a fan step may come up short before a missing card is counted
+# Share of a fan step the first card seen may lie short of a whole number of steps from the fan's
+# head and still have that many cards missed before it. It was 0.08 card widths, which is 0.27 of a
+# Senior Wrangler step but 0.4 of a Pendulum one: a Pendulum packet's second card, seen alone at 0.84
+# of a step, was read as its first. Held-out renders through the detector, wrong cards (seeds
+# 1000-1019 of the nine games 2192 -> 2127, Senior Wrangler 555 -> 513, Pendulum 359 -> 344; Senior
+# Wrangler 1000-1059 1707 -> 1659; 0.2 did less, 0.05 about as well; chosen on those, then Senior
+# Wrangler 1060-1199 4666 -> 4620).
+LEAD_SLACK = 0.12
 MAX_GAP = 3.5             # fan steps between two cards seen in one fan (indices missed between them) before the chain breaks
 MAX_GAP_ALONE = 8.0       # the same, once the alignment is chosen, for a card no other pile could hold
 ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
@@ -1645,7 +1652,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                     gaps[(a.name, i, k)] = (seen[0].along - (len(hidden) + lead - k) * step, seen[0].boxes[0])
     alongs = _alongs(seen)
     if flen > 0 and seen and seen[0].along is not None and a.face == "up":
-        lead = max(0, int(round((seen[0].along - SLACK) / step)))
+        lead = max(0, int(round(seen[0].along / step - LEAD_SLACK)))
     confs = np.array([c.conf for c in seen])
     slots, margin = (_fan_fit(alongs, step, confs) if flen > 0 and alongs is not None
                      else (np.arange(len(seen)), math.inf))

@@ -8,7 +8,7 @@ import numpy as np
 
 from advisor.engine import get_game
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
-from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, _fan_fit, _fan_other, _one_more_before, _photo_step, estimate_opposite, group_cards, read_sightings
+from vision.reading import INDEX_CENTRE, INDEX_HEIGHT, LENGTH_MARGIN, SeenCard, _fan_fit, _fan_other, _one_more_before, _photo_step, estimate_opposite, group_cards, read_sightings
 
 SIZE = (1920, 1080)
 
@@ -267,3 +267,20 @@ def test_fan_steps_match_the_numpy_reference():
         open_fan = bool(trial % 2)
         dealt = int(rng.integers(0, 6))
         assert _fan_steps(along, flen, open_fan, dealt).tolist() == _fan_steps_numpy(along, flen, open_fan, dealt).tolist()
+
+
+def test_a_packet_card_seen_alone_most_of_a_step_down_has_one_missed_before_it():
+    # Pendulum photo 1000 (held-out deck, through the detector): packets of two fanned 0.2 apart,
+    # their first card's index hidden; the second was seen alone at these places along the fan.
+    from vision.reading import _fan_pile
+    row = next(a for a in get_game("pendulum").layout({}).areas if a.kind == "row")
+    step = float(np.hypot(*row.fan))
+    for along in (0.168, 0.176, 0.155):
+        doubts: list = []
+        pile = _fan_pile(row, 0, [SeenCard("5h", (0.0, 0.0), 0.9, [(0, 0, 1, 1)], along=along)], [], False, {},
+                         doubts, step)
+        assert [s.token() for s in pile] == ["?", "5h"], along
+        assert any(d.kind == "unreadable" and d.index == 0 for d in doubts)
+    # a card at the packet's head, a little off its place, is the first card
+    pile = _fan_pile(row, 0, [SeenCard("5h", (0.0, 0.0), 0.9, [(0, 0, 1, 1)], along=0.06)], [], False, {}, [], step)
+    assert [s.token() for s in pile] == ["5h"]
