@@ -10,7 +10,7 @@ cv2 = pytest.importorskip("cv2", reason="vision extra (opencv) is required", exc
 
 from vision.decks import LABELS  # noqa: E402
 from vision.synth import (VISIBLE_MIN, Camera, Placement, find_index_box, random_layout,  # noqa: E402
-                          random_scene, render_scene, synthetic_deck)
+                          random_scene, render_scene, synthetic_deck, thin_strokes)
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +118,18 @@ def test_random_scenes_yolo_lines_are_valid(deck):
         # labelled boxes belong to cards that are in the layout and face up
         for b in s.labelled():
             assert s.cards[b.card].face_up and s.cards[b.card].label == b.label
+
+
+def test_thin_strokes_thins_the_ink_and_keeps_the_boxes(deck):
+    thin = thin_strokes(deck, 1, ["7s", "Kh"])
+    assert set(thin.images) == {"7s", "Kh"} and thin.index_boxes == deck.index_boxes
+    for label in ("7s", "Kh"):
+        x0, y0, x1, y1 = deck.index_boxes[label]
+        ink = lambda im: int((im[y0:y1, x0:x1, :3].min(axis=2) < 128).sum())  # noqa: E731
+        before, after = ink(deck.images[label]), ink(thin.images[label])
+        # thinner, but still there to be seen
+        assert 0 < after < before, (label, before, after)
+        assert np.array_equal(thin.images[label][..., 3], deck.images[label][..., 3])
 
 
 def test_two_pack_layout_can_hold_duplicates():
