@@ -718,9 +718,9 @@ def random_scene(decks: list[Deck], rng: np.random.Generator, size=(640, 640)) -
     if rng.random() < THIN_CHANCE:
         used = {p.label for p in pl}
         px = THIN_PX[int(rng.integers(len(THIN_PX)))]
-        thin = {k: thin_strokes(d, max(1, round(px * d.size[0] / 400)), used)
-                for k, d in (dk.items() if isinstance(dk, dict) else [(0, dk)])}
-        dk = thin if isinstance(dk, dict) else thin[0]
+        def thinned(d: Deck) -> Deck:
+            return thin_strokes(d, max(1, round(px * d.size[0] / 400)), used)
+        dk = {k: thinned(d) for k, d in dk.items()} if isinstance(dk, dict) else thinned(dk)
     xs = np.array([p.x for p in pl]) if pl else np.zeros(1)
     ys = np.array([p.y for p in pl]) if pl else np.zeros(1)
     center = (rng.uniform(xs.min(), xs.max()), rng.uniform(ys.min(), ys.max()))
