@@ -24,6 +24,7 @@ Geometry is in card widths on the table (see ``advisor.engine.Area``).
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import re
 import statistics
@@ -524,6 +525,15 @@ SCALES = np.array([0.72, 0.8, 0.88, 0.96, 1.05, 1.15, 1.26, 1.38])   # of the sc
 TURNS = range(-30, 31, 3)   # degrees the layout may be turned in the photo
 BIN = 0.3           # card widths: vote bins, coarse (the pose grid is coarse too); refining does the rest
 PER_POSE = 3         # alignments kept per turn, scale and foreshortening
+# Where fans are stepped closer than a vote bin (Pendulum's packets), a fan's further steps crowd the
+# bins beside the true translation, which then comes fourth to sixth in its pose as often as first:
+# half a pixel of change in the boxes could drop it, and the whole layout was read a row off. The
+# next DEEPER bins of each pose are then kept apart: their best DEEPER_SCORED by votes are scored and
+# their best DEEPER_REFINED by fit refined, besides (never instead of) the alignments kept as before.
+# Not for other layouts: there they let random scatters fit too (session 29, docs/benchmarks.md).
+DEEPER = 3
+DEEPER_SCORED = 30
+DEEPER_REFINED = 2
 
 
 def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: State | None = None,
@@ -549,7 +559,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     qr_vote = qr if len(qr) <= MAX_VOTERS else qr[np.random.default_rng(0).choice(len(qr), MAX_VOTERS, replace=False)]
     qx, qy = qr_vote[:, 0].copy(), qr_vote[:, 1].copy()
     slot_sets = [np.array([pt for p in pl for pt in _fan_points(p, 4)], dtype=float)]
-    if any(0.0 < math.hypot(*p.area.fan) < BIN for p in pl):
+    fine_fans = any(0.0 < math.hypot(*p.area.fan) < BIN for p in pl)
+    deep = DEEPER if fine_fans else 0
+    if fine_fans:
         # A fan stepped closer than a vote bin puts the votes of its further steps in the bins beside
         # the true one, where they can outvote it: Pendulum's packets (fanned 0.2 widths, rows 0.7
         # apart) were read a row or two off. A second vote with pile heads alone finds those; the
@@ -570,8 +582,11 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         return beaten
     squash = [1.0] if few else [1.0, 0.82, 0.67, 0.55, 0.45]
     scored = []
+    scored_extra: list = []
     for near_slots in slot_sets:
         candidates = []
+        extra: list = []
+        seen_extra: list = []
         votes_seen.clear()
         for f in squash:
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
@@ -592,18 +607,27 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                         flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
                                 ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
                         counts = np.bincount(flat, minlength=HASH)
-                        for k, n in _top_bins(counts, PER_POSE if len(cards) > 6 else 100):
+                        for rank, (k, n) in enumerate(_top_bins(counts, (PER_POSE + deep) if len(cards) > 6 else 100)):
                             if n < (1 if few else 2):
                                 break
+                            deeper = len(cards) > 6 and rank >= PER_POSE
                             # Every unsquashed pose may be scored; another only if its votes still rank it
                             # among the n_scored best (later ones only push it further down). Making the
                             # alignments that cannot be scored took a tenth of the reading time.
-                            if outvoted(n) and f != 1.0:
+                            if not deeper and outvoted(n) and f != 1.0:
                                 continue
+                            if deeper and len(extra) >= DEEPER_SCORED and n <= extra[0][0]:
+                                continue     # (fewer votes than every deeper bin kept: not worth its mean)
                             hit = flat == k
                             tt = np.stack([tx[hit], ty[hit]], axis=1).mean(axis=0)     # the bin's mean translation
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
-                            candidates.append((0.0, n, Pinv @ A, f))
+                            if deeper:
+                                # the best DEEPER_SCORED by votes, in a heap (ties: the first found)
+                                item = (n, -len(seen_extra), Pinv @ A, f)
+                                seen_extra.append(None)
+                                (heapq.heappush if len(extra) < DEEPER_SCORED else heapq.heapreplace)(extra, item)
+                            else:
+                                candidates.append((0.0, n, Pinv @ A, f))
         # Votes are cheap; scoring is not: score only the alignments with the most votes.
         candidates.sort(key=lambda c: -c[1])
         # the unsquashed poses are scored in any case: squashing adds look-alikes that may outvote them
@@ -611,12 +635,15 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         # on 20 Pendulum renders and 30 fakes)
         keep = n_scored if near_slots is slot_sets[0] else n_scored // 2
         scored += candidates[:keep] + [c for c in candidates[keep:] if c[3] == 1.0][:VOTED // 3]
-    fits = _fit_scores([H for _, _, H, _ in scored], q, pl)
+        scored_extra += [(0.0, n, H, f) for n, _, H, f in sorted(extra, key=lambda c: (-c[0], -c[1]))]
+    fits = _fit_scores([H for _, _, H, _ in scored + scored_extra], q, pl)
     candidates = [(fit, v, H) for fit, (_, v, H, _) in zip(fits, scored)]
+    deeper_cands = [(fit, v, H) for fit, (_, v, H, _) in zip(fits[len(scored):], scored_extra)]
     # Periodic layouts (rows of equal spacing) have shifted look-alikes, and an affine map fits
     # only part of a layout seen at an angle: refine the alignments that explain the most
     # cards and those with the most votes, each to a homography, and rank them.
     by_fit = sorted(candidates, key=lambda c: (-c[0], -c[1]))[:REFINED]
+    by_fit += sorted(deeper_cands, key=lambda c: (-c[0], -c[1]))[:DEEPER_REFINED]
     by_votes = sorted(candidates, key=lambda c: (-c[1], -c[0]))[:REFINED // 2]
     refined: list[tuple[float, np.ndarray]] = []
     tried: set[int] = set()
