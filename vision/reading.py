@@ -586,7 +586,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     for near_slots in slot_sets:
         candidates = []
         extra: list = []
-        seen_extra: list = []
+        found_extra = 0
         votes_seen.clear()
         for f in squash:
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
@@ -623,8 +623,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                             if deeper:
                                 # the best DEEPER_SCORED by votes, in a heap (ties: the first found)
-                                item = (n, -len(seen_extra), Pinv @ A, f)
-                                seen_extra.append(None)
+                                item = (n, -found_extra, Pinv @ A, f)
+                                found_extra += 1
                                 (heapq.heappush if len(extra) < DEEPER_SCORED else heapq.heapreplace)(extra, item)
                             else:
                                 candidates.append((0.0, n, Pinv @ A, f))
