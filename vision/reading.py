@@ -623,7 +623,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                             if deeper:
                                 # the best DEEPER_SCORED by votes, in a heap (ties: the first found)
-                                item = (n, -found_extra, Pinv @ A, f)
+                                item = (n, -found_extra, Pinv @ A)
                                 found_extra += 1
                                 (heapq.heappush if len(extra) < DEEPER_SCORED else heapq.heapreplace)(extra, item)
                             else:
@@ -635,10 +635,10 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         # on 20 Pendulum renders and 30 fakes)
         keep = n_scored if near_slots is slot_sets[0] else n_scored // 2
         scored += candidates[:keep] + [c for c in candidates[keep:] if c[3] == 1.0][:VOTED // 3]
-        scored_extra += [(0.0, n, H, f) for n, _, H, f in sorted(extra, key=lambda c: (-c[0], -c[1]))]
-    fits = _fit_scores([H for _, _, H, _ in scored + scored_extra], q, pl)
+        scored_extra += [(n, H) for n, _, H in sorted(extra, key=lambda c: (-c[0], -c[1]))]
+    fits = _fit_scores([H for _, _, H, _ in scored] + [H for _, H in scored_extra], q, pl)
     candidates = [(fit, v, H) for fit, (_, v, H, _) in zip(fits, scored)]
-    deeper_cands = [(fit, v, H) for fit, (_, v, H, _) in zip(fits[len(scored):], scored_extra)]
+    deeper_cands = [(fit, v, H) for fit, (v, H) in zip(fits[len(scored):], scored_extra)]
     # Periodic layouts (rows of equal spacing) have shifted look-alikes, and an affine map fits
     # only part of a layout seen at an angle: refine the alignments that explain the most
     # cards and those with the most votes, each to a homography, and rank them.
