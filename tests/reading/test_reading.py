@@ -278,6 +278,38 @@ def test_most_random_scatters_are_no_aunty_allis_layout():
     assert len(accepted) < 8, accepted
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_random_scatters_are_no_pendulum_layout(seed):
+    """Pendulum's packets are stepped finer than a card's own looseness, so its strips take any scatter;
+    the cards must also lie on its places the way dealt cards do."""
+    r = read_sightings(_random_scatter(seed), "pendulum", image_size=SIZE)
+    assert r.state is None
+    assert "does not look like a Pendulum layout" in r.message and "not laid out on its places" in r.message
+
+
+def test_snug_share_tells_laid_out_cards_from_cards_near_their_places():
+    from vision.reading import _snug_share, places
+    layout = get_game("pendulum").layout({})
+    pl = places(layout)
+    heads = np.array([p.table for p in pl if p.area.name == "third"])
+    H = np.diag([100.0, 100.0, 1.0])        # table card widths to photo pixels
+    on = heads * 100.0
+    assert _snug_share(H, on, pl, layout) == pytest.approx(1.0)
+    # each card a quarter of a card width beside its column: inside the strip, but not laid there
+    assert _snug_share(H, on + [25.0, 0.0], pl, layout) == pytest.approx(0.0)
+    # half the cards an eighth of a width beside: those count for a quarter (within 0.15 and 0.2 only)
+    half = on + np.array([[12.5, 0.0] if k % 2 else [0.0, 0.0] for k in range(len(on))])
+    assert _snug_share(H, half, pl, layout) == pytest.approx(0.5 + 0.5 * 0.5)
+
+
+def test_a_two_pack_layout_is_no_one_pack_layout():
+    truth = get_game("captain-spaulding").new(3)
+    sights, _ = photo(truth, 3)
+    r = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert r.state is None
+    assert "does not look like a Pendulum layout" in r.message and "the game has only 52" in r.message
+
+
 def test_cards_bunched_on_one_fan_step_are_not_all_explained():
     from vision.reading import CROWDED, _crowded, places
     pl = places(get_game("senior-wrangler").layout({}))
