@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the reading step (issue 6): photo or sightings -> game state, compared with the truth.
 
-Three modes::
+Four modes::
 
     # (a) the reading logic alone: sightings projected from dealt and played states, no image
     python benchmarks/reading_bench.py fake --layouts 200
@@ -14,6 +14,10 @@ Three modes::
 
     # (c) game-free column grouping on the real photos of ../shared/real-dev/eyeplay
     python benchmarks/reading_bench.py columns --draw /tmp/columns
+
+    # (d) bad input: each game's rendered photos read as every other game, and random
+    #     scatters of indices read as every game; each should be refused, not given a state
+    python benchmarks/reading_bench.py refusal --layouts 20 --scatters 48
 
 Every mode prints one line per game and writes a JSON summary with ``--out``.
 
@@ -401,6 +405,59 @@ def run_render(args) -> dict:
     return results
 
 
+# ------------------------------------------------------------- refusal
+
+def random_scatter(seed: int, n: int = 28, size=(1920, 1080), box=(20.0, 45.0)) -> list:
+    """``n`` index boxes of one size, with labels of a full pack, dropped anywhere on the photo: no layout."""
+    from vision.types import Sighting
+    rng = random.Random(seed)
+    labels = [f"{r}{s}" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "shdc"]
+    out = []
+    for lab in rng.sample(labels, n):
+        x, y = rng.uniform(0, size[0] - box[0]), rng.uniform(0, size[1] - box[1])
+        out.append(Sighting(lab, (x, y, x + box[0], y + box[1]), 0.9))
+    return out
+
+
+def run_refusal(args) -> dict:
+    """Photos of each game's layout read as every other game, and random scatters read as every
+    game: each should be refused with a message, not given a state. Counts the states given."""
+    decks, detect = decks_and_detector(args)
+    from vision.synth import jpeg
+    photos = []
+    for gid in args.games:
+        for n in range(args.layouts):
+            seed = args.seed + n
+            deck = decks[n % len(decks)]
+            truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation)
+            image = jpeg(scene.image, nrng, 70, 95)
+            if detect is None:
+                from vision.types import Sighting
+                sights, weak = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()], []
+            else:
+                sights, weak = detect(image)
+            photos.append((gid, seed, sights, weak, (image.shape[1], image.shape[0])))
+        print(f"{gid}: {args.layouts} photos rendered", flush=True)
+    photos += [("scatter", args.seed + n, random_scatter(args.seed + n), [], (1920, 1080)) for n in range(args.scatters)]
+    read_as = args.read_as or args.games
+    matrix: dict[str, dict[str, int]] = {}
+    messages: dict[str, dict[str, int]] = {}
+    for as_game in read_as:
+        row = matrix.setdefault(as_game, {})
+        msgs = messages.setdefault(as_game, defaultdict(int))
+        for gid, seed, sights, weak, size in photos:
+            r = read_sightings(sights, as_game, image_size=size, weak=weak)
+            row[gid] = row.get(gid, 0) + (r.state is not None)
+            if r.state is None and gid != as_game:
+                msgs[r.message.split(":")[0][:60] + (": " + r.message.split(":")[1][:40] if ":" in r.message else "")] += 1
+        other = sum(v for k, v in row.items() if k not in (as_game, "scatter"))
+        n_other = args.layouts * sum(1 for g in args.games if g != as_game)
+        print(f"read as {as_game:18s} own photos read {row.get(as_game, 0):3d}/{args.layouts if as_game in args.games else 0:<3d} "
+              f"other games' read {other:4d}/{n_other:<4d} scatters read {row.get('scatter', 0):3d}/{args.scatters}", flush=True)
+    return {"read_states": matrix, "photos_per_game": args.layouts, "scatters": args.scatters,
+            "refusal_messages": {k: dict(v) for k, v in messages.items()}}
+
+
 # ------------------------------------------------------------- fixture
 
 def run_fixture(args) -> dict:
@@ -534,6 +591,17 @@ def main(argv=None) -> int:
     render.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
     render.add_argument("--save", help="write the first photos here")
     render.add_argument("--save-count", type=int, default=3)
+    ref = sub.add_parser("refusal", help="each game's photos read as every other game, and random scatters: count the states given")
+    ref.add_argument("--games", nargs="*", default=every, help="games whose layouts are photographed")
+    ref.add_argument("--read-as", nargs="*", help="games the photos are read as (default: --games)")
+    ref.add_argument("--layouts", type=int, default=20)
+    ref.add_argument("--scatters", type=int, default=48)
+    ref.add_argument("--seed", type=int, default=1000)
+    ref.add_argument("--moves", type=int, default=25)
+    ref.add_argument("--rotation", type=float, default=15.0)
+    ref.add_argument("--sightings", choices=("detector", "oracle"), default="detector")
+    ref.add_argument("--decks", nargs="*")
+    ref.add_argument("--out")
     fx = sub.add_parser("fixture", help="render a layout the reader reads exactly, as a JPEG test fixture")
     fx.add_argument("--game", default="senior-wrangler")
     fx.add_argument("--photo", default=str(ROOT / "tests" / "fixtures" / "senior-wrangler-layout.jpg"))
@@ -563,6 +631,8 @@ def main(argv=None) -> int:
         res = run_render(args)
     elif args.mode == "fixture":
         res = run_fixture(args)
+    elif args.mode == "refusal":
+        res = run_refusal(args)
     else:
         res = run_columns(args)
     res = {"mode": args.mode, "args": {k: v for k, v in vars(args).items() if k != "func"},

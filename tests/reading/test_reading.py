@@ -302,6 +302,21 @@ def test_snug_share_tells_laid_out_cards_from_cards_near_their_places():
     assert _snug_share(H, half, pl, layout) == pytest.approx(0.5 + 0.5 * 0.5)
 
 
+def test_cards_on_a_growing_fan_lie_snugly_on_its_places():
+    """The Kings fan has no fixed places (it grows a card at a time): its cards are judged by its line and step."""
+    from vision.reading import INDEX_CENTRE, _snug_share, places
+    layout = get_game("kings").layout({})
+    fan = next(a for a in layout.areas if a.name == "fan")
+    H = np.diag([100.0, 100.0, 1.0])
+    on_line = np.array([np.array(fan.position(i, 0)) + INDEX_CENTRE for i in range(6)]) * 100.0
+    assert _snug_share(H, on_line, places(layout), layout) == pytest.approx(1.0)
+    # half a step along (0.175 card widths): on the line, between two places, within the loosest tolerance only
+    between = on_line + [0.5 * fan.step[0] * 100.0, 0.0]
+    assert _snug_share(H, between, places(layout), layout) == pytest.approx(0.25)
+    # and a tenth of a width beside the line as well: on no place at all
+    assert _snug_share(H, between + [0.0, 10.0], places(layout), layout) == pytest.approx(0.0)
+
+
 def test_a_two_pack_layout_is_no_one_pack_layout():
     truth = get_game("captain-spaulding").new(3)
     sights, _ = photo(truth, 3)
