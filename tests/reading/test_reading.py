@@ -325,6 +325,24 @@ def test_a_two_pack_layout_is_no_one_pack_layout():
     assert "does not look like a Pendulum layout" in r.message and "the game has only 52" in r.message
 
 
+@pytest.mark.parametrize("photographed, chosen, why", [
+    # nine columns of a two-pack deal: the eight of Senior Wrangler, or Aunty Allis's rows, leave a column's worth out
+    ("captain-spaulding", "senior-wrangler", "still lie outside them"),
+    ("captain-spaulding", "aunty-allis", "still lie outside them"),
+    # Kings's squared piles and growing fan fall inside Pendulum's strips, but not on its places
+    ("kings", "pendulum", "not laid out on its places"),
+    ("senior-wrangler", "pendulum", "the game has only 52"),
+])
+def test_a_deal_of_another_game_is_refused(photographed, chosen, why):
+    """Each of these was read as a state of the chosen game before session 30."""
+    truth = get_game(photographed).new(1)
+    sights, _ = photo(truth, 1)
+    r = read_sightings(sights, chosen, image_size=SIZE)
+    assert r.state is None
+    assert f"does not look like {'an' if chosen[0] in 'aeiou' else 'a'} {get_game(chosen).name} layout" in r.message
+    assert why in r.message
+
+
 def test_cards_bunched_on_one_fan_step_are_not_all_explained():
     from vision.reading import CROWDED, _crowded, places
     pl = places(get_game("senior-wrangler").layout({}))
