@@ -2292,18 +2292,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                 if px is None or not any(_same_places(px, o, scale) for o in near):
                     judge(H, SHIFT_COST)
     if not tried:
-        if not misfit and overfull:
-            return Reading(None, sightings=sightings, message=(
-                f"this does not look like {a_or_an(game.name)} layout: {overfull} cards are seen, and the game has "
-                f"only {deck}. Check the chosen game, and that no other cards lie in the photo."))
-        if not misfit and outside is not None:
-            return Reading(None, sightings=sightings, message=(
-                f"this does not look like {a_or_an(game.name)} layout: where its areas fit the cards best, {outside[0]} "
-                f"of the {outside[1]} cards seen still lie outside them. Check the chosen game, and that no other "
-                f"cards lie in the photo."))
-        if not misfit and loose[2]:
-            return Reading(None, sightings=sightings, message=loose_refusal(game.name, *loose))
-        return Reading(None, sightings=sightings, message=refusal(game.name, len(first), best_fit, misfit))
+        return Reading(None, sightings=sightings, message=refusal(
+            game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
+            outside=outside, loose=loose if loose[2] else None))
     tried.sort(key=lambda t: -t[0])
     _, base, reading, _ = tried[0]
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
@@ -2357,30 +2348,43 @@ def _table_share(sightings: Sequence[Any], scale: float, H: np.ndarray, pl: Sequ
     return _fit_share(H, np.array([c.anchor for c in cards]), pl, layout) if cards else 0.0
 
 
-def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0) -> str:
-    """Why no state was read from ``n`` cards: ``best_fit`` is the largest share of them any
-    alignment explains; ``misfit`` the largest share one explains that no camera could give."""
+def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, overfull: tuple[int, int] | None = None,
+            outside: tuple[int, int] | None = None, loose: tuple[float, float, int] | None = None) -> str:
+    """Why no state was read from ``n`` cards, the first reason that holds:
+
+    ``misfit``: the largest share of them an alignment explains that no camera could give;
+    ``overfull``: (cards, pack) when an alignment grouped more cards than the game's packs hold;
+    ``outside``: (strays, cards) of the alignment that left the fewest cards outside its areas,
+    when every one read left too many; ``loose``: (snug share, share, cards) of the snuggest
+    alignment, when none put the cards squarely on its places; ``best_fit``: the largest share of
+    the cards any alignment explains.
+    """
+    a = a_or_an(game_name)
     if misfit:
         # (saying "only 95% fit" would blame the cards for what is the view's fault)
-        return (f"this does not look like {a_or_an(game_name)} layout: {misfit:.0%} of the {n} cards seen "
+        return (f"this does not look like {a} layout: {misfit:.0%} of the {n} cards seen "
                 f"fit its areas only under a view no camera gives (indices far too small or large, or "
                 f"the table stretched). Check the chosen game, and photograph the whole layout from above.")
+    if overfull:
+        return (f"this does not look like {a} layout: {overfull[0]} cards are seen, and the game has only "
+                f"{overfull[1]}. Check the chosen game, and that no other cards lie in the photo.")
+    if outside:
+        return (f"this does not look like {a} layout: where its areas fit the cards best, {outside[0]} of the "
+                f"{outside[1]} cards seen still lie outside them. Check the chosen game, and that no other "
+                f"cards lie in the photo.")
+    if loose:
+        snug, share, cards = loose
+        return (f"this does not look like {a} layout: {share:.0%} of the {cards} cards seen lie within "
+                f"its areas, but they are not laid out on its places: at best about {snug:.0%} of them lie squarely "
+                f"on a place (in line with its fan, a fan step apart), where dealt cards nearly all do. "
+                f"Check the chosen game, and photograph the whole layout.")
     if best_fit >= 0.6:
         # the alignment that explains most cards fits them loosely, and the tight ones explain too few
         return (f"could not settle where the {game_name} layout lies in this photo: the cards fit it "
                 f"in several places, none clearly ({best_fit:.0%} of the {n} cards seen at best, loosely). "
                 f"Check the chosen game, and photograph the whole layout from above.")
-    return (f"this does not look like {a_or_an(game_name)} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
+    return (f"this does not look like {a} layout: only {max(best_fit, 0):.0%} of the {n} cards seen "
             f"fit its areas. Check the chosen game, and photograph the whole layout.")
-
-
-def loose_refusal(game_name: str, snug: float, share: float, n: int) -> str:
-    """Why no state was read when the layout's areas take the cards, but none of its alignments
-    puts them on its places the way laid-out cards lie (``_snug_share``)."""
-    return (f"this does not look like {a_or_an(game_name)} layout: {share:.0%} of the {n} cards seen lie within "
-            f"its areas, but they are not laid out on its places: at best about {snug:.0%} of them lie squarely "
-            f"on a place (in line with its fan, a fan step apart), where dealt cards nearly all do. "
-            f"Check the chosen game, and photograph the whole layout.")
 
 
 # The least snug share (``_snug_share``) of an alignment read. 20 held-out renders of each of the nine

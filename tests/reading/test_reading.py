@@ -873,6 +873,14 @@ def test_a_refusal_says_whether_the_cards_or_the_view_do_not_fit():
     assert "could not settle where the Uncle Remus layout lies" in loose and "95% of the 38" in loose and "only" not in loose
     view = refusal("Senior Wrangler", 50, 0.9, misfit=0.8)
     assert "80% of the 50 cards" in view and "no camera gives" in view
+    # the reasons an alignment is not kept: the first that holds is told, the view's fault before the cards'
+    many = refusal("Pendulum", 97, 0.9, overfull=(97, 52), outside=(12, 97))
+    assert "97 cards are seen, and the game has only 52" in many
+    out = refusal("Aunty Allis", 93, 0.9, outside=(10, 93), loose=(0.4, 0.8, 93))
+    assert "10 of the 93 cards seen still lie outside them" in out
+    loose = refusal("Pendulum", 28, 0.9, loose=(0.31, 0.86, 28))
+    assert "86% of the 28 cards seen lie within its areas" in loose and "about 31% of them lie squarely" in loose
+    assert "no camera gives" in refusal("Pendulum", 28, 0.9, 0.7, loose=(0.31, 0.86, 28))
 
 
 # Pendulum deals 20 and 54: in the pose of the true alignment its translation had only the fourth to
