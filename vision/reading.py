@@ -2399,9 +2399,10 @@ MIN_SNUG = 0.55
 OVERFULL = 1.3
 # Cards left outside every area (strays) beyond which an alignment's reading is not kept: more than
 # STRAYS_ALLOWED and more than STRAY_SHARE of the cards seen. Readings kept of held-out renders
-# through the detector (seeds 1000-1019 of the nine games, and Senior Wrangler 1020-1199, Pendulum,
-# Seven and Six and Uncle Remus 1020-1039): 651, of which 13 leave more out, each with 52 or more
-# cards wrong; of 537 readings of other games' photos that pass the checks above, 219 do.
+# through the detector (seeds 1000-1019 of the nine games, twice: session-28 and session-19 detections;
+# and with the older ones Senior Wrangler 1020-1199, Pendulum, Seven and Six and Uncle Remus 1020-1059):
+# 651, of which 13 leave more out, each with 52 or more cards wrong; of 537 readings of other games'
+# photos that pass the checks above, 219 do.
 STRAYS_ALLOWED = 3
 STRAY_SHARE = 0.1
 MAX_ALIGNMENTS = 4
