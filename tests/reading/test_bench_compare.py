@@ -46,3 +46,13 @@ def test_other_games_are_judged_against_the_truth_alone():
     truth = rb.make_state("kings", 3, 0)
     assert get_game("kings").photo_equivalents(truth) == []
     assert rb.compare(truth, truth, [])["exact"]
+
+
+def test_the_refusal_benchmark_scatters_distinct_cards_inside_the_photo_and_each_is_refused():
+    from vision.reading import read_sightings
+    a, b = rb.random_scatter(7), rb.random_scatter(7)
+    assert [s.box for s in a] == [s.box for s in b]            # seeded
+    assert len({s.label for s in a}) == len(a) == 28            # one pack: no card twice
+    assert all(0 <= s.box[0] < s.box[2] <= 1920 and 0 <= s.box[1] < s.box[3] <= 1080 for s in a)
+    for game in ("pendulum", "senior-wrangler", "aunty-allis"):
+        assert read_sightings(a, game, image_size=(1920, 1080)).state is None
