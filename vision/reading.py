@@ -2258,7 +2258,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             overfull = max(overfull, len(cards))
             return
         snug = _snug_share(H, q, pl, layout)
-        if snug < MIN_SNUG:
+        if snug < MIN_SNUG and len(cards) >= SNUG_CARDS:
             loose = max(loose, (snug, share, len(cards)))
             return
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak)
@@ -2392,6 +2392,9 @@ def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, ove
 # Wrangler photos (0.38 and 0.51, with 126 and 85 of about 100 cards wrong); 28 index boxes dropped at
 # random scored 0.48 at most in the 132 scatters a game took for its layout (all 48 tried for Pendulum).
 MIN_SNUG = 0.55
+# Fewer cards than this say too little for the snug share to judge: an alignment fitted to two or three
+# cards can leave one a little askew (a Poker Patience photo cut down to its two left cards was refused).
+SNUG_CARDS = 6
 # Cards seen, over the game's pack(s), beyond which an alignment is not read: the cards are another
 # game's. Cards are grouped from their indices, and a misgrouped index counts twice: 20 held-out
 # renders of each of the nine games through the detector group at most 1.17 times the pack (Pendulum,
