@@ -711,3 +711,15 @@ def test_cards_left_outside_the_layout_count_against_an_alignment(monkeypatch):
     before = read()
     assert sum(1 for d in before.doubts if d.kind == "stray") > strays
     assert wrong < compare(truth, before.state, before.doubts)["wrong"] - 20
+
+
+def test_two_cards_say_too_little_for_the_snug_share(monkeypatch):
+    # A Poker Patience photo cut down to two cards, one lying a little off its place: too few cards to
+    # tell a layout from a scatter by how snugly they lie, so the photo is read, not refused.
+    import vision.reading
+    read, truth, compare = _fixture_photo("poker-patience-two-cards-sightings.json", "poker-patience")
+    r = read()
+    assert r.state is not None, r.message
+    monkeypatch.setattr(vision.reading, "SNUG_CARDS", 0)
+    judged = read()
+    assert judged.state is None and "not laid out on its places" in judged.message
