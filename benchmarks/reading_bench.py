@@ -449,7 +449,8 @@ def run_refusal(args) -> dict:
             r = read_sightings(sights, as_game, image_size=size, weak=weak)
             row[gid] = row.get(gid, 0) + (r.state is not None)
             if r.state is None and gid != as_game:
-                msgs[r.message.split(":")[0][:60] + (": " + r.message.split(":")[1].strip()[:40] if ":" in r.message else "")] += 1
+                head, _, why = r.message.partition(":")
+                msgs[f"{head[:60]}: {why.strip()[:40]}"] += 1
         other = sum(v for k, v in row.items() if k not in (as_game, "scatter"))
         n_other = args.layouts * sum(1 for g in args.games if g != as_game)
         print(f"read as {as_game:18s} own photos read {row.get(as_game, 0):3d}/{args.layouts if as_game in args.games else 0:<3d} "

@@ -903,10 +903,12 @@ def _snug_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layou
     rendered deal through the detector scores 0.6-1.0 and a scatter 0.2-0.5.
     """
     seen = _explained(H, q, pl, layout)
-    if seen is None or not len(q):
-        return 0.0
-    off = seen[1]
-    return float(np.mean([(off < t).mean() for t in SNUG_WITHIN]))
+    return _snugness(seen[1]) if seen is not None else 0.0
+
+
+def _snugness(off: np.ndarray) -> float:
+    """The snug share of cards lying ``off`` their places (card widths; inf where unexplained)."""
+    return float(np.mean([(off < t).mean() for t in SNUG_WITHIN])) if len(off) else 0.0
 
 
 # Card widths: how close to a squared place's centre a card must lie to count as explained by it.
@@ -2228,7 +2230,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                    or shares[:limit] or [0.0])
     tried: list[tuple[float, float, Reading, np.ndarray]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
-    loose = (0.0, 0.0, 0)     # the snuggest alignment whose cards lie too loosely: snug share, share, cards
+    loose: tuple[float, float, int] | None = None   # the snuggest alignment whose cards lie too loosely: snug share, share, cards
     overfull = 0      # the most cards an alignment grouped beyond what the game's packs hold
     outside: tuple[int, int] | None = None   # the least share of cards an alignment left outside the layout, when too many: strays, cards
     strayed: list[tuple[float, float, Reading, np.ndarray]] = []     # the readings that left them
@@ -2248,7 +2250,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        share = _fit_share(H, q, pl, layout)
+        seen = _explained(H, q, pl, layout)     # (share and snugness from one placing of the cards)
+        share = float(seen[0].mean()) if seen is not None else 0.0
         if share < 0.6:
             return
         if not _plausible_size(H, sightings):
@@ -2257,9 +2260,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if len(cards) > OVERFULL * deck:
             overfull = max(overfull, len(cards))
             return
-        snug = _snug_share(H, q, pl, layout)
+        snug = _snugness(seen[1])
         if snug < MIN_SNUG and len(cards) >= SNUG_CARDS:
-            loose = max(loose, (snug, share, len(cards)))
+            loose = max(loose or (0.0, 0.0, 0), (snug, share, len(cards)))
             return
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak)
         # what the rules found impossible, before or after the repair, counts against an alignment
@@ -2294,7 +2297,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
-            outside=outside, loose=loose if loose[2] else None))
+            outside=outside, loose=loose))
     tried.sort(key=lambda t: -t[0])
     _, base, reading, _ = tried[0]
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
