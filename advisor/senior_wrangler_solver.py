@@ -76,7 +76,7 @@ advice offers as a suggestion that is not known to win.
 What to expect (benchmarks/sw_solver_bench.py, 1 s of wall clock per deal on
 this 2-core machine, seeds 0-999): the beam search in C (advisor/_swfast.c,
 built at install) runs on both cores, and 986-991 deals get a "yes" with a
-plan (six runs with different play-out seeds; median 0.04 s per deal). Before
+plan (ten runs with different play-out seeds; median 0.04 s per deal). Before
 play-outs could hold cards back it was 970-976, and the Python search alone
 decides about 900. No deal is proved lost. Where the time limit cuts a search
 depends on the machine and its load, so the count moves by about three from

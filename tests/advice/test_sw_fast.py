@@ -136,7 +136,7 @@ def test_both_searches_find_plans_that_replay(monkeypatch, use_fast):
 
 
 def test_c_search_reports_its_best_line_when_out_of_time():
-    pos = compact(G.new(40))       # a deal no search here has won (30 s, holding or not)
+    pos = compact(G.new(40))       # a deal the beam search has not won in 30 s (holding or not)
     plan, best, line = fast.beam_search(*_args(pos.keys, pos.cols, pos.prog), 1, 0.05, False, 0, 5, 6, 2.0,
                                         1500, solver.BLOCKED_WEIGHT, solver.KING_WEIGHT)
     assert plan is None
@@ -160,7 +160,7 @@ def test_c_functions_refuse_malformed_positions(cols, prog, keys, problem):
 
 
 def test_a_win_stops_the_searches_beside_it():
-    """Searches in one group stop when one of them wins: a search of deal 40 (never won here) given
+    """Searches in one group stop when one of them wins: a beam search of deal 40 (never won by one in 30 s) given
     60 s ends as soon as a search of the easy deal 2 in its group has won, with no plan of its own."""
     import threading
     import time
