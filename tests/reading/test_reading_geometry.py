@@ -284,3 +284,26 @@ def test_a_packet_card_seen_alone_most_of_a_step_down_has_one_missed_before_it()
     # a card at the packet's head, a little off its place, is the first card
     pile = _fan_pile(row, 0, [SeenCard("5h", (0.0, 0.0), 0.9, [(0, 0, 1, 1)], along=0.06)], [], False, {}, [], step)
     assert [s.token() for s in pile] == ["5h"]
+
+
+def test_an_alignment_squeezed_and_sheared_along_one_axis_is_stretched_back():
+    """``stretched`` finds the alignment that puts the cards back at their pile heads when the one
+    given maps the table squeezed to a little over half along an axis, sheared and slid (as voting
+    can for a sparse layout of fanned rows), along either axis, and never offers the one given."""
+    from vision.reading import _heads_in_photo, _same_places, _template, estimate_scale, first_grouping, places, stretched
+    game = get_game("pendulum")
+    truth = game.new(1)
+    H0 = camera(random.Random(1), extent=extent(truth))
+    sights = sightings_for(truth, H0)
+    scale = estimate_scale(sights)
+    q = np.array([c.anchor for c in first_grouping(sights, scale)])
+    pl = places(game.layout({}), _template(game, {}))
+    want = _heads_in_photo(H0, pl)
+    for axis in (0, 1):
+        S = np.eye(3)
+        S[axis, axis], S[axis, 1 - axis], S[axis, 2] = 0.55, 0.1, 0.5      # the copy's table -> the squeezed one's
+        squeezed = H0 @ np.linalg.inv(S)
+        assert not _same_places(_heads_in_photo(squeezed, pl), want, scale)
+        copies = stretched(squeezed, q, pl, scale, [_heads_in_photo(squeezed, pl)])
+        assert copies and any(_same_places(_heads_in_photo(H, pl), want, scale) for H in copies)
+        assert not any(_same_places(_heads_in_photo(H, pl), _heads_in_photo(squeezed, pl), scale) for H in copies)
