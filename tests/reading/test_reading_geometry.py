@@ -289,7 +289,8 @@ def test_a_packet_card_seen_alone_most_of_a_step_down_has_one_missed_before_it()
 def test_an_alignment_squeezed_and_sheared_along_one_axis_is_stretched_back():
     """``stretched`` finds the alignment that puts the cards back at their pile heads when the one
     given maps the table squeezed to a little over half along an axis, sheared and slid (as voting
-    can for a sparse layout of fanned rows), along either axis, and never offers the one given."""
+    can for a sparse layout of fanned rows), along either axis, and never offers the one given nor a
+    copy fitting worse than asked."""
     from vision.reading import _heads_in_photo, _same_places, _template, estimate_scale, first_grouping, places, stretched
     game = get_game("pendulum")
     truth = game.new(1)
@@ -307,3 +308,5 @@ def test_an_alignment_squeezed_and_sheared_along_one_axis_is_stretched_back():
         copies = stretched(squeezed, q, pl, scale, [_heads_in_photo(squeezed, pl)])
         assert copies and any(_same_places(_heads_in_photo(H, pl), want, scale) for H in copies)
         assert not any(_same_places(_heads_in_photo(H, pl), _heads_in_photo(squeezed, pl), scale) for H in copies)
+        # copies that fit the cards worse than asked are not offered (a fit is at most 1)
+        assert stretched(squeezed, q, pl, scale, [_heads_in_photo(squeezed, pl)], least_fit=1.01) == []
