@@ -2295,9 +2295,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                 if px is None or not any(_same_places(px, o, scale) for o in near):
                     judge(H, SHIFT_COST)
     if (tried or strayed) and STRETCH_LOOK:
-        # The reading kept still breaks many rules: the alignment may be the right one squeezed or
-        # stretched along a table axis (a sparse layout of fanned rows fits at half its row pitch, each
-        # row's cards taken for the lower cards of the fans above). Stretched copies are read too.
+        # The reading kept breaks several rules and its alignment fits loosely: it may be the right one
+        # squeezed or stretched along a table axis (a sparse layout of fanned rows fits at half its row
+        # pitch, each row's cards taken for the lower cards of the fans above). Stretched copies are read too.
         best = max(tried + strayed, key=lambda t: t[0])
         fit = _fit_score(best[3], q0, pl)
         if sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS and fit < STRETCH_FIT:
@@ -2343,7 +2343,8 @@ LOOK_ALIKE_SLACK = 0.02
 # better, none worse). Every photo so mended had drawn 3 or more objections with a fit of 0.79 or
 # less, and its best copy fitted at most 0.07 worse. Without the two fit limits 8 of the 20 Pendulum
 # photos voted (0.1 s) and read three copies, and detect + read took 1.6 s instead of 1.3 (median of
-# six); with them 5 vote, and the copies read are few. One objection, or six copies, read the same.
+# six); with them 5 vote, and the copies read are few. Without them, one objection instead of three, or
+# six copies, read the same.
 STRETCH_LOOK = 1
 STRETCH_OBJECTIONS = 3
 STRETCH_FACTORS = tuple(np.round(np.geomspace(0.45, 2.2, 55), 4))
@@ -2391,7 +2392,7 @@ def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
     found.sort(key=lambda x: -x[0])
     out: list[np.ndarray] = []
     seen = list(near)
-    for votes, axis, sh, f, t in found[:200]:
+    for votes, axis, sh, f, t in found[:200]:       # (near-duplicates of the best cells come first)
         if len(out) >= STRETCH_KEEP:
             break
         S = np.eye(3)
@@ -2404,7 +2405,7 @@ def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
             continue
         seen.append(px)
         out.append(H2)
-    return [H2 for H2, f in zip(out, _fit_scores(out, q, pl)) if f >= least_fit]
+    return [H2 for H2, fit in zip(out, _fit_scores(out, q, pl)) if fit >= least_fit]
 
 
 def look_alikes(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
