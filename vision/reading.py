@@ -2299,8 +2299,10 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # squeezed or stretched along a table axis (a sparse layout of fanned rows fits at half its row
         # pitch, each row's cards taken for the lower cards of the fans above). Stretched copies are read too.
         best = max(tried + strayed, key=lambda t: t[0])
-        fit = _fit_score(best[3], q0, pl)
-        if sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS and fit < STRETCH_FIT:
+        # (the objections first: most readings have too few, and then the fit need not be scored)
+        objected = sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS
+        fit = _fit_score(best[3], q0, pl) if objected else 1.0
+        if objected and fit < STRETCH_FIT:
             near = [px for px in (_heads_in_photo(t[3], pl) for t in tried + strayed) if px is not None]
             for H in stretched(best[3], q0, pl, scale, near, fit - STRETCH_SLACK):
                 judge(H, SHIFT_COST)

@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from advisor.engine import Card, Loc, Move, Slot, State, games, get_game
+from advisor.engine import Card, Loc, Move, Slot, State, games, get_game, playout
 from vision.fake_sightings import FakeSighting, camera, extent, sightings_for
 from vision.reading import (PIXEL_OPPOSITE_RANGE, estimate_opposite, estimate_scale, first_grouping, group_cards,
                             group_columns, read_sightings)
@@ -895,23 +895,12 @@ def test_a_pendulum_deal_whose_true_alignment_is_not_its_poses_first_is_read_bac
     assert visible_equal(truth, r.state) == []
 
 
-def _played(gid: str, seed: int, moves: int) -> State:
-    game = get_game(gid)
-    state, rng = game.new(seed), random.Random(seed)
-    for _ in range(moves):
-        legal = game.legal_moves(state)
-        if not legal:
-            break
-        game.apply(state, rng.choice(legal))
-    return state
-
-
 # Pendulum seed 54 after 40 moves: a sparse layout, most packets one card. Voting fits it at about half
 # its row pitch, each row's cards taken for lower cards of the packets above (every row fanned 0.2
 # widths down): 34 piles were read wrong, and the rules objected. Stretched copies of that alignment
 # are read too now (``stretched``), and the one the rules accept puts the layout back.
 def test_a_sparse_pendulum_layout_voted_at_half_its_row_pitch_is_stretched_back(monkeypatch):
-    truth = _played("pendulum", 54, 40)
+    truth, _ = playout(get_game("pendulum").new(54), random.Random(54), max_moves=40)
     sights, _ = photo(truth, 54)
     layout = get_game("pendulum").layout(truth.options)
     piles = sum(len(truth.areas[a.name]) for a in layout.areas if a.on_table)
