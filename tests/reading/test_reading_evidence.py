@@ -524,6 +524,37 @@ def test_a_deck_whose_clubs_are_all_read_as_spades_gets_a_doubt_on_every_spade()
     assert suit_doubts(few, suits) == []
 
 
+def test_a_deck_whose_clubs_are_read_as_spades_half_the_time_gets_a_doubt_on_every_spade():
+    # The classifier takes about half of one deck's clubs for spades, sure of each: the clubs left are
+    # under half their share and the spades well over theirs, a split no fair layout shows.
+    from advisor.cards import Card
+    from advisor.engine import Slot
+    from vision.reading import suit_doubts
+    game = get_game("senior-wrangler")
+    truth = game.new(4)
+    suits = Counter(c.suit for c in game.deck())
+    assert suit_doubts(truth, suits) == []
+
+    def misread(share):
+        state = truth.copy()
+        clubs = [(a, i, j) for a, ps in state.areas.items() for i, p in enumerate(ps) for j, s in enumerate(p)
+                 if s.face_up and s.card is not None and s.card.suit == "c"]
+        for a, i, j in clubs[:round(share * len(clubs))]:
+            state.areas[a][i][j] = Slot(Card(state.areas[a][i][j].card.rank, "s"), True)
+        return state, len(clubs)
+    state, n_clubs = misread(0.6)
+    read = [(a, i, j, s.card) for a, ps in state.areas.items() for i, p in enumerate(ps) for j, s in enumerate(p)
+            if s.face_up and s.card is not None]
+    share = n_clubs / len(read)
+    left = sum(1 for *_, c in read if c.suit == "c")
+    assert 0.25 * share * len(read) < left < 0.5 * share * len(read)     # a quarter of the share would not see it
+    doubts = suit_doubts(state, suits)
+    assert {(d.area, d.pile, d.index) for d in doubts} == {(a, i, j) for a, i, j, c in read if c.suit == "s"}
+    assert all("♣ may be read as ♠" in d.message for d in doubts)
+    # a fifth of the clubs read as spades leaves the split within chance: no doubt
+    assert suit_doubts(misread(0.2)[0], suits) == []
+
+
 def test_an_alignment_never_read_does_not_set_the_bar_for_those_that_are():
     # Through the detector, this Poker Patience photo's first grouping gives one alignment far
     # down the voted list a larger share (97%) than the four that are read (73%); judged against
