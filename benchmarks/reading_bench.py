@@ -31,6 +31,10 @@ Measures, per game:
   flagged   share of wrong cards that a doubt points at (the goal is every one)
   precision share of located doubts that point at a pile with a real error
   no-state  layouts where the reading gave no state (with its message)
+  down      (games whose fans start face down: Seven and Six, Uncle Remus) share of those fans
+            read with another number of face-down cards than the truth. No index shows on a
+            face-down card, so the exact and card measures above cannot see this; the advice can
+            (Seven and Six's chance that a senior lies concealed).
   ms        median seconds of read (and detect, in render mode)
 """
 from __future__ import annotations
@@ -111,12 +115,23 @@ def compare(truth: State, read: State | None, doubts: list, unseen: set | None =
     return best
 
 
+def face_down_counts(state: State) -> dict[tuple[str, int], int]:
+    """(area, pile) -> face-down cards, for every fan of an area whose fans may start face down."""
+    layout = get_game(state.game).layout(state.options)
+    return {(a.name, i): sum(not s.face_up for s in p) for a in layout.areas
+            if a.face in ("mixed", "down") and a.fan != (0.0, 0.0)
+            for i, p in enumerate(state.areas.get(a.name, []))}
+
+
 def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dict:
     t = visible_piles(truth)
     n_truth = sum(len(v) for v in t.values())
+    down = face_down_counts(truth)
     if read is None:
         return {"cards": n_truth, "correct": 0, "extra": 0, "wrong": n_truth, "flagged": 0, "unseen_ok": 0,
-                "doubts": 0, "true_doubts": 0, "exact": False, "exact_seen": False, "state": False}
+                "doubts": 0, "true_doubts": 0, "exact": False, "exact_seen": False, "state": False,
+                "down_piles": len(down), "down_wrong": len(down)}
+    read_down = face_down_counts(read)
     r = visible_piles(read)
     correct = extra = wrong = flagged = unseen_ok = 0
     bad_piles = set()
@@ -146,7 +161,8 @@ def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dic
     true_doubts = sum(1 for d in located if (d.area, d.pile) in bad_piles)
     return {"cards": n_truth, "correct": correct, "extra": extra, "wrong": wrong, "flagged": flagged,
             "unseen_ok": unseen_ok, "doubts": len(located), "true_doubts": true_doubts, "exact": wrong == 0,
-            "exact_seen": wrong == unseen_ok, "state": True}
+            "exact_seen": wrong == unseen_ok, "state": True, "down_piles": len(down),
+            "down_wrong": sum(1 for k, n in down.items() if read_down.get(k) != n)}
 
 
 class Tally:
@@ -182,6 +198,8 @@ class Tally:
             "doubt_precision": s("true_doubts") / s("doubts") if s("doubts") else 1.0,
             "located_doubts": s("doubts"),
             "no_state": n - s("state"),
+            "down_piles": s("down_piles"),
+            "down_wrong": s("down_wrong") / s("down_piles") if s("down_piles") else None,
             "read_s_median": statistics.median(self.seconds) if self.seconds else 0.0,
             "read_s_max": max(self.seconds) if self.seconds else 0.0,
             "no_state_messages": dict(self.messages),
@@ -196,13 +214,15 @@ class Tally:
 
 
 def print_table(results: dict[str, dict], extra_cols: bool = False) -> None:
-    head = f"{'game':20s} {'n':>4s} {'exact':>7s} {'ex|seen':>7s} {'cards':>8s} {'wrong':>6s} {'flagged':>8s} {'precis':>7s} {'nostate':>7s} {'read s':>7s}"
+    head = (f"{'game':20s} {'n':>4s} {'exact':>7s} {'ex|seen':>7s} {'cards':>8s} {'wrong':>6s} {'flagged':>8s} {'precis':>7s} "
+            f"{'nostate':>7s} {'down':>6s} {'read s':>7s}")
     if extra_cols:
         head += f" {'det+read':>8s}"
     print(head)
     for gid, r in results.items():
         line = (f"{gid:20s} {r['layouts']:4d} {r['exact']:7.1%} {r['exact_seen']:7.1%} {r['card_accuracy']:8.2%} {r['wrong_cards']:6d} "
-                f"{r['wrong_flagged']:8.1%} {r['doubt_precision']:7.1%} {r['no_state']:7d} {r['read_s_median']:7.3f}")
+                f"{r['wrong_flagged']:8.1%} {r['doubt_precision']:7.1%} {r['no_state']:7d} "
+                f"{'—' if r.get('down_wrong') is None else format(r['down_wrong'], '.1%'):>6s} {r['read_s_median']:7.3f}")
         if extra_cols:
             line += f" {r.get('detect_plus_read_s_median', float('nan')):8.3f}"
         print(line, flush=True)

@@ -56,3 +56,20 @@ def test_the_refusal_benchmark_scatters_distinct_cards_inside_the_photo_and_each
     assert all(0 <= s.box[0] < s.box[2] <= 1920 and 0 <= s.box[1] < s.box[3] <= 1080 for s in a)
     for game in ("pendulum", "senior-wrangler", "aunty-allis"):
         assert read_sightings(a, game, image_size=(1920, 1080)).state is None
+
+
+def test_a_fan_read_with_one_face_down_card_too_few_is_counted_though_every_face_up_card_is_right():
+    truth = rb.make_state("seven-and-six", 1013, 0)
+    down = rb.face_down_counts(truth)
+    assert down and all(n > 0 for n in down.values())       # every column of the deal starts face down
+    row = rb.compare(truth, truth, [])
+    assert row["exact"] and row["down_wrong"] == 0 and row["down_piles"] == len(down)
+    read = truth.copy()
+    (area, pile), n = next(iter(down.items()))
+    read.areas[area][pile] = read.areas[area][pile][1:]      # one face-down card fewer under that fan
+    row = rb.compare(truth, read, [])
+    assert row["exact"] and row["down_wrong"] == 1
+    assert rb.compare(truth, None, [])["down_wrong"] == len(down)
+    # games with no face-down fans have nothing to count
+    kings = rb.make_state("kings", 3, 0)
+    assert rb.compare(kings, kings, [])["down_piles"] == 0
