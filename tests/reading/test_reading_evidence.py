@@ -551,7 +551,7 @@ def test_a_deck_whose_clubs_are_read_as_spades_half_the_time_gets_a_doubt_on_eve
     doubts = suit_doubts(state, suits)
     assert {(d.area, d.pile, d.index) for d in doubts} == {(a, i, j) for a, i, j, c in read if c.suit == "s"}
     assert all("♣ may be read as ♠" in d.message for d in doubts)
-    # a fifth of the clubs read as spades leaves the split within chance: no doubt
+    # a fifth of the clubs read as spades leaves them over half their share: no doubt
     assert suit_doubts(misread(0.2)[0], suits) == []
 
 
