@@ -754,3 +754,60 @@ def test_two_cards_say_too_little_for_the_snug_share(monkeypatch):
     monkeypatch.setattr(vision.reading, "SNUG_CARDS", 0)
     judged = read()
     assert judged.state is None and "not laid out on its places" in judged.message
+
+
+def _fan_read_two_down_too_few(stock_gives: bool):
+    """A Seven and Six deal read as if far column 1 had no face-down card (an alignment two fan steps
+    along it), with the two places above its first card and a third, bare-table one recorded as
+    ``look_again`` gets them. The count put the two cards in the stock: as unknown cards it can give
+    up (``stock_gives``), or as cards it names. Returns (reading, game, boxes)."""
+    from advisor.engine import Slot
+    from vision.reading import Doubt, Reading
+    game = get_game("seven-and-six")
+    state = game.new(5)
+    down = [s for s in state.areas["far-column"][0] if not s.face_up]
+    assert len(down) == 2
+    state.areas["far-column"][0] = state.areas["far-column"][0][2:]
+    state.areas["stock"][0] = list(state.areas["stock"][0]) + ([Slot(None, False)] * 2 if stock_gives else down)
+    assert sum(len(p) for ps in state.areas.values() for p in ps) == len(game.deck())
+    boxes = {("far-column", 0, -q): (100.0, 100.0 + 40 * (3 - q), 120.0, 130.0 + 40 * (3 - q)) for q in (1, 2, 3)}
+    doubts = [Doubt("far column 1, card 2: read as 5♥, but it may be 5♦", "far-column", 0, 1, "low-confidence")]
+    return Reading(state, {("far-column", 0, 1): 0.4}, doubts, gaps=dict(boxes)), game, boxes
+
+
+def _cloth_with_backs(boxes, backs=(1, 2)):
+    img = np.full((400, 300, 3), (40, 110, 60), np.uint8)           # green cloth
+    for q in backs:
+        x0, y0, x1, y1 = map(int, boxes[("far-column", 0, -q)])
+        img[y0:y1, x0:x1] = (150, 40, 30)                           # a card back's colour
+    return img
+
+
+def test_card_backs_above_a_fans_first_card_are_put_back_as_face_down_cards():
+    from vision.reading import _backs_above, _placed
+    reading, game, boxes = _fan_read_two_down_too_few(stock_gives=True)
+    stock = len(reading.state.areas["stock"][0])
+    first = reading.state.areas["far-column"][0][0]
+    _backs_above(_cloth_with_backs(boxes), reading, game)
+    pile = reading.state.areas["far-column"][0]
+    assert [s.face_up for s in pile[:3]] == [False, False, True] and pile[2] == first
+    assert len(reading.state.areas["stock"][0]) == stock - 2 and _placed(reading.state.areas) == len(game.deck())
+    assert not any(k[2] < 0 for k in reading.gaps)                  # the places above are used up
+    # what was said of the fan's cards moved with them
+    assert ("far-column", 0, 3) in reading.confidences and ("far-column", 0, 1) not in reading.confidences
+    assert any(d.index == 3 and "card 4" in d.message for d in reading.doubts if d.kind == "low-confidence")
+    assert any(d.kind == "assumed" and "2 face-down" in d.message and "backs" in d.message for d in reading.doubts)
+    # one back only: one card put back
+    reading, game, boxes = _fan_read_two_down_too_few(stock_gives=True)
+    _backs_above(_cloth_with_backs(boxes, backs=(1,)), reading, game)
+    assert [s.face_up for s in reading.state.areas["far-column"][0][:2]] == [False, True]
+
+
+def test_bare_table_above_a_fan_or_a_stock_with_no_card_to_give_leaves_the_reading_alone():
+    from vision.reading import _backs_above
+    for gives, backs in ((True, ()), (False, (1, 2))):
+        reading, game, boxes = _fan_read_two_down_too_few(stock_gives=gives)
+        before = [list(p) for p in reading.state.areas["far-column"]]
+        stock = list(reading.state.areas["stock"][0])
+        _backs_above(_cloth_with_backs(boxes, backs), reading, game)
+        assert reading.state.areas["far-column"] == before and reading.state.areas["stock"][0] == stock
