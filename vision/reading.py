@@ -102,7 +102,9 @@ class Reading:
     message: str = ""
     # fan places where the spacing says a card lies but no index was read, and places supposed face
     # down under a fan's first face-up card: (area, pile, index) -> the index box that card would
-    # show face up, in pixels (for a second look at the photo, ``look_again``)
+    # show face up, in pixels (for a second look at the photo, ``look_again``); index -1, -2, ...: the
+    # places above a fan's first card where the deal allows more face-down cards than were read, and
+    # one more (a box on the strip such a card would show; ``look_again`` uses them up)
     gaps: dict[tuple[str, int, int], tuple[float, float, float, float]] = field(default_factory=dict)
     # fans whose spacing fits one more card: (area, pile, index) -> the index box a card put before the
     # one now at ``index`` would show, the labels the cards on both sides of it were read as (``look_again``
