@@ -1715,8 +1715,8 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         if gaps is not None and n_down < len(hidden):
             # Where this fan seems to start may be an alignment a step or two along it: the places above
             # its first card, as far as the deal allows and one more (table, if the count read is right),
-            # for ``look_again`` to see whether card backs lie there (keys -1, -2, ...: no card yet)
-            # (each box centred on the strip such a card shows above the next, not on its index)
+            # for ``look_again`` to see whether card backs lie there (keys -1, -2, ...: no card yet), each
+            # box centred on the strip such a card shows above the next, not on its index
             ic = float(INDEX_CENTRE @ (np.array(a.fan) / flen))
             for q in range(1, len(hidden) - n_down + 2):
                 gaps[(a.name, i, -q)] = (seen[0].along - (n_down + q - 0.5) * step - ic, seen[0].boxes[0])
@@ -3078,7 +3078,6 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         _backs_above(img, reading, game)
     gaps = [k for k in reading.gaps if 0 <= k[2] < len(state.areas[k[0]][k[1]])
             and state.areas[k[0]][k[1]][k[2]].card is None and state.areas[k[0]][k[1]][k[2]].face_up]
-    game = get_game(state.game)
     # a fan looser than the rest is searched only when the count says cards are missing from the table
     short = _missing_from_table(game, state)
     more = [k for k, (_, before, after, margin) in reading.one_more.items()
@@ -3284,11 +3283,9 @@ def _backs_above(img: np.ndarray, reading: Reading, game: Game) -> None:
     that table is taken as one more face-down card, nearest first, while they do."""
     state = reading.state
     above: dict[tuple[str, int], dict[int, tuple]] = defaultdict(dict)
-    for k, box in reading.gaps.items():
-        if k[2] < 0:
-            above[k[:2]][-k[2]] = box
     for k in [k for k in reading.gaps if k[2] < 0]:
-        del reading.gaps[k]
+        above[k[:2]][-k[2]] = reading.gaps.pop(k)
+    faults = len(game.validate(state))
     changed = False
     for (a, i), boxes in above.items():
         last = max(boxes)
@@ -3308,8 +3305,10 @@ def _backs_above(img: np.ndarray, reading: Reading, game: Game) -> None:
         trial = state.copy()
         trial.areas[a][i] = [Slot(None, False)] * more + trial.areas[a][i]
         _balance(game, game.layout(state.options), trial.areas, [])
-        if _placed(trial.areas) > len(game.deck()) or len(game.validate(trial)) > len(game.validate(state)):
+        found = len(game.validate(trial))
+        if _placed(trial.areas) > len(game.deck()) or found > faults:
             continue
+        faults = found
         for _ in range(more):
             _move_on(reading, a, i, 0)
         state.areas = trial.areas
