@@ -2308,13 +2308,23 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # The reading kept breaks several rules and its alignment fits loosely: it may be the right one
         # squeezed or stretched along a table axis (a sparse layout of fanned rows fits at half its row
         # pitch, each row's cards taken for the lower cards of the fans above). Stretched copies are read too.
-        best = max(tried + strayed, key=lambda t: t[0])
+        # The reading that will be kept is the one copied (STRETCH_KEPT), not a better-scored one that
+        # left too many cards outside the layout: that one may break no rule while the one kept breaks many.
+        best = max((tried or strayed) if STRETCH_KEPT else tried + strayed, key=lambda t: t[0])
         # (the objections first: most readings have too few, and then the fit need not be scored)
         objected = sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS
         fit = _fit_score(best[3], q0, pl) if objected else 1.0
         if objected and fit < STRETCH_FIT:
-            near = [px for px in (_heads_in_photo(t[3], pl) for t in tried + strayed) if px is not None]
-            for H in stretched(best[3], q0, pl, scale, near, fit - STRETCH_SLACK):
+            # A copy is read even where another alignment was read already (STRETCH_OVER_READ): that one was
+            # refined from elsewhere and may have settled a little off, where a copy starting nearer settles right.
+            near = [px for px in (_heads_in_photo(t[3], pl) for t in ([best] if STRETCH_OVER_READ else tried + strayed))
+                    if px is not None]
+            copies = stretched(best[3], q0, pl, scale, near, fit - STRETCH_SLACK)
+            # Farther stretches in a vote of their own: in one vote with the near ones they would crowd out
+            # the copies those find (their own slides are as many). Their raw fit is worse: a copy of an
+            # alignment this far off gets the camera's slant wrong until it is refined.
+            copies += stretched(best[3], q0, pl, scale, near, fit - STRETCH_FAR_SLACK, STRETCH_FAR_FACTORS, STRETCH_FAR_KEEP)
+            for H in copies:
                 judge(H, SHIFT_COST)
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(
@@ -2364,24 +2374,40 @@ STRETCH_SHEARS = tuple(np.round(np.arange(-0.2, 0.201, 0.025), 3))
 STRETCH_ACROSS = 0.15
 STRETCH_BIN = 0.05
 STRETCH_KEEP = 3
+# Stretches beyond those, voted apart (see ``read_sightings``): the same steps continued to 0.22 and 4.5.
+# A Pendulum layout whose rows overlap by more than half a card was read with its rows taken for the
+# packets of the top row, a row pitch (0.7) squeezed to a packet step (0.2): 0.29.
+STRETCH_FAR_FACTORS = tuple(round(0.45 * (2.2 / 0.45) ** (k / 54), 4) for k in [*range(-24, 0), *range(55, 79)])
+STRETCH_FAR_KEEP = 2
+STRETCH_FAR_SLACK = 0.2
+# Which reading is copied, and where copies may lie (1: as now; 0: as before session 33, for comparisons):
+# the reading kept, not the best-scored of those left out for their strays; and anywhere but on the
+# alignment copied, not only where no alignment was read yet. Through the detector, four of 40 Pendulum
+# renders (seeds 1000-1039) read right that were read rows or a row off, 72 -> 11, 76 -> 8, 62 -> 9 and
+# 78 -> 6 wrong cards (with the far factors), and no other photo of the nine games read otherwise.
+STRETCH_KEPT = 1
+STRETCH_OVER_READ = 1
 STRETCH_FIT = 0.8
 STRETCH_SLACK = 0.1
 
 
 def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
-              near: Sequence[np.ndarray] = (), least_fit: float = 0.0) -> list[np.ndarray]:
-    """Copies of the alignment ``H`` squeezed or stretched along one table axis, sheared and slid
-    along it, that put the most of the photo points ``q`` at the head of a pile (a vote: each card and
-    pile head in line across the axis give the slide for each stretch and shear); the ``STRETCH_KEEP`` best,
-    none where an alignment in ``near`` (pile heads in the photo) or an earlier copy lies, nor any
-    that fits the points under ``least_fit`` (``_fit_score``)."""
+              near: Sequence[np.ndarray] = (), least_fit: float = 0.0,
+              factors: Sequence[float] | None = None, keep: int | None = None) -> list[np.ndarray]:
+    """Copies of the alignment ``H`` squeezed or stretched along one table axis by one of ``factors``,
+    sheared and slid along it, that put the most of the photo points ``q`` at the head of a pile (a vote:
+    each card and pile head in line across the axis give the slide for each stretch and shear); the
+    ``keep`` best, none where an alignment in ``near`` (pile heads in the photo) or an earlier copy lies,
+    nor any that fits the points under ``least_fit`` (``_fit_score``). By default the factors are
+    ``STRETCH_FACTORS`` and ``STRETCH_KEEP`` are kept."""
     tab = _on_table(H, q)
     if tab is None or len(tab) < 3:
         return []
     arr = _Arrays.of(pl)
     # Only where piles start: a fan's further places lie so close that nearly any slide fits them.
     pts = np.unique(np.round(np.concatenate([arr.firsts, arr.heads]), 3), axis=0)
-    fs = np.array(STRETCH_FACTORS)
+    fs = np.array(STRETCH_FACTORS if factors is None else factors)
+    keep = STRETCH_KEEP if keep is None else keep
     n = len(tab)
     found = []      # (votes, axis, shear, factor, slide)
     for axis in (0, 1):
@@ -2405,7 +2431,7 @@ def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
     out: list[np.ndarray] = []
     seen = list(near)
     for votes, axis, sh, f, t in found[:200]:       # (near-duplicates of the best cells come first)
-        if len(out) >= STRETCH_KEEP:
+        if len(out) >= keep:
             break
         S = np.eye(3)
         S[axis, axis] = f          # table point of the copy -> table point of H

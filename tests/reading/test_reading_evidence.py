@@ -7,6 +7,7 @@ from collections import Counter
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from advisor.engine import get_game
 from vision.decks import LABELS
@@ -684,6 +685,11 @@ def test_a_reading_that_breaks_a_rule_has_its_look_alikes_read_too(monkeypatch):
     deeper_only = read()
     assert [p[0].card.label for p in (deeper_only.state.areas["left-aces"][0], deeper_only.state.areas["right-aces"][0])] == ["Ac", "As"]
     monkeypatch.setattr(vision.reading, "DEEPER", 0)
+    # Since session 33 the stretched copies of the reading kept (no longer those of the best-scored
+    # reading, which left cards outside the layout) slide it back as well: a third way.
+    third_only = read()
+    assert [p[0].card.label for p in (third_only.state.areas["left-aces"][0], third_only.state.areas["right-aces"][0])] == ["Ac", "As"]
+    monkeypatch.setattr(vision.reading, "STRETCH_KEPT", 0)
     before = read()
     # read in the wrong place: one pile along before session 30; since then that alignment leaves too
     # many cards outside the layout to be kept, and the one kept instead is no better
@@ -811,3 +817,27 @@ def test_bare_table_above_a_fan_or_a_stock_with_no_card_to_give_leaves_the_readi
         stock = list(reading.state.areas["stock"][0])
         _backs_above(_cloth_with_backs(boxes, backs), reading, game)
         assert reading.state.areas["far-column"] == before and reading.state.areas["stock"][0] == stock
+
+
+# Three Pendulum renders through the detector whose rows overlap by more than half a card. Each was read
+# with its rows out of place until the stretched copies of the reading kept (``stretched``) changed in
+# one way; switching that way off brings the old reading back.
+@pytest.mark.parametrize("name, switch", [
+    # voting took the rows for packets of the top row: undoing it takes a stretch of about 3.5
+    ("pendulum-rows-as-packets", "STRETCH_FAR_KEEP"),
+    # an alignment read early was refined to a little off the true one; a copy starting nearer settles right
+    ("pendulum-refined-off", "STRETCH_OVER_READ"),
+    # the best-scored reading left too many cards outside the layout and broke no rule, so it was never
+    # copied, while the one kept broke nine
+    ("pendulum-strayed-best", "STRETCH_KEPT"),
+])
+def test_pendulum_rows_read_out_of_place_are_put_back_by_a_stretched_copy(monkeypatch, name, switch):
+    import vision.reading
+    read, truth, compare = _fixture_photo(f"{name}-sightings.json", "pendulum")
+    r = read()
+    assert r.state is not None, r.message
+    wrong = compare(truth, r.state, r.doubts)["wrong"]
+    assert wrong <= 12
+    monkeypatch.setattr(vision.reading, switch, 0)
+    before = read()
+    assert before.state is not None and compare(truth, before.state, before.doubts)["wrong"] > wrong + 40

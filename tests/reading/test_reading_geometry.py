@@ -310,3 +310,27 @@ def test_an_alignment_squeezed_and_sheared_along_one_axis_is_stretched_back():
         assert not any(_same_places(_heads_in_photo(H, pl), _heads_in_photo(squeezed, pl), scale) for H in copies)
         # copies that fit the cards worse than asked are not offered (a fit is at most 1)
         assert stretched(squeezed, q, pl, scale, [_heads_in_photo(squeezed, pl)], least_fit=1.01) == []
+
+
+def test_rows_squeezed_to_a_packet_step_are_stretched_back_only_by_the_far_factors():
+    """A Pendulum alignment with its row pitch (0.7 card widths) squeezed to a packet step (0.2) takes
+    each row's cards for the packets of the top row. Undoing that takes a stretch of about 3.5, beyond
+    the near factors (``STRETCH_FACTORS``); the far ones (``STRETCH_FAR_FACTORS``) find it."""
+    from vision.reading import (STRETCH_FACTORS, STRETCH_FAR_FACTORS, _heads_in_photo, _same_places, _template,
+                                estimate_scale, first_grouping, places, stretched)
+    game = get_game("pendulum")
+    truth = game.new(3)
+    H0 = camera(random.Random(3), extent=extent(truth))
+    sights = sightings_for(truth, H0)
+    scale = estimate_scale(sights)
+    q = np.array([c.anchor for c in first_grouping(sights, scale)])
+    pl = places(game.layout({}), _template(game, {}))
+    want = _heads_in_photo(H0, pl)
+    S = np.eye(3)
+    S[1, 1], S[1, 2] = 0.2 / 0.7, 1.8      # the copy's table -> the squeezed one's: rows 0.7 apart become 0.2
+    squeezed = H0 @ np.linalg.inv(S)
+    near = [_heads_in_photo(squeezed, pl)]
+    assert max(STRETCH_FACTORS) < 0.7 / 0.2 / 1.2 and min(STRETCH_FACTORS) > 0.2 / 0.7 * 1.2
+    assert not any(_same_places(_heads_in_photo(H, pl), want, scale) for H in stretched(squeezed, q, pl, scale, near))
+    far = stretched(squeezed, q, pl, scale, near, factors=STRETCH_FAR_FACTORS, keep=2)
+    assert any(_same_places(_heads_in_photo(H, pl), want, scale) for H in far)
