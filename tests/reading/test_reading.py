@@ -908,6 +908,15 @@ def test_a_sparse_pendulum_layout_voted_at_half_its_row_pitch_is_stretched_back(
     assert r.state is not None, r.message
     assert len(visible_equal(truth, r.state)) <= 0.1 * piles
     import vision.reading
+    # Since session 33 (REACH_GAP, LOCATE_ROUNDS) voting reads it two rows off instead, and the look-alikes
+    # one and two rows along (STACK_LOOK) put it back; the stretched copies of that are no help.
+    monkeypatch.setattr(vision.reading, "STACK_LOOK", 0)
+    two_off = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert len(visible_equal(truth, two_off.state)) > 0.5 * piles
+    monkeypatch.setattr(vision.reading, "REACH_GAP", 0)
+    monkeypatch.setattr(vision.reading, "LOCATE_ROUNDS", 4)
+    as_before = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert len(visible_equal(truth, as_before.state)) <= 0.1 * piles
     monkeypatch.setattr(vision.reading, "STRETCH_LOOK", 0)
     before = read_sightings(sights, "pendulum", image_size=SIZE)
     assert len(visible_equal(truth, before.state)) > 0.5 * piles

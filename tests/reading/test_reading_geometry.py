@@ -160,11 +160,11 @@ def test_a_lone_far_corner_at_a_fans_end_is_the_exposed_card_when_that_supposes_
 
 def _locate_one(tab, pl):
     """The reader's card placement as first written, one alignment at a time (the batched one must match it)."""
-    from vision.reading import _consistent, _place_costs
+    from vision.reading import LOCATE_ROUNDS, _consistent, _place_costs
     cost, along = _place_costs(tab, pl)
     n = len(tab)
     rows = np.arange(n)
-    for _ in range(4):
+    for _ in range(LOCATE_ROUNDS):
         owner = np.argmin(cost, axis=1) if cost.shape[1] else np.zeros(n, int)
         owner = np.where(np.isfinite(cost[rows, owner]), owner, -1) if n else owner
         al = along[rows, np.maximum(owner, 0)] if n else np.zeros(0)
@@ -286,19 +286,25 @@ def test_a_packet_card_seen_alone_most_of_a_step_down_has_one_missed_before_it()
     assert [s.token() for s in pile] == ["5h"]
 
 
+def _pendulum_deal_seen(seed: int):
+    """A Pendulum deal's camera, the first grouping's card anchors, the layout's places and the scale."""
+    from vision.reading import _template, estimate_scale, first_grouping, places
+    game = get_game("pendulum")
+    truth = game.new(seed)
+    H0 = camera(random.Random(seed), extent=extent(truth))
+    sights = sightings_for(truth, H0)
+    scale = estimate_scale(sights)
+    q = np.array([c.anchor for c in first_grouping(sights, scale)])
+    return H0, q, places(game.layout({}), _template(game, {})), scale
+
+
 def test_an_alignment_squeezed_and_sheared_along_one_axis_is_stretched_back():
     """``stretched`` finds the alignment that puts the cards back at their pile heads when the one
     given maps the table squeezed to a little over half along an axis, sheared and slid (as voting
     can for a sparse layout of fanned rows), along either axis, and never offers the one given nor a
     copy fitting worse than asked."""
-    from vision.reading import _heads_in_photo, _same_places, _template, estimate_scale, first_grouping, places, stretched
-    game = get_game("pendulum")
-    truth = game.new(1)
-    H0 = camera(random.Random(1), extent=extent(truth))
-    sights = sightings_for(truth, H0)
-    scale = estimate_scale(sights)
-    q = np.array([c.anchor for c in first_grouping(sights, scale)])
-    pl = places(game.layout({}), _template(game, {}))
+    from vision.reading import _heads_in_photo, _same_places, stretched
+    H0, q, pl, scale = _pendulum_deal_seen(1)
     want = _heads_in_photo(H0, pl)
     for axis in (0, 1):
         S = np.eye(3)
@@ -316,15 +322,8 @@ def test_rows_squeezed_to_a_packet_step_are_stretched_back_only_by_the_far_facto
     """A Pendulum alignment with its row pitch (0.7 card widths) squeezed to a packet step (0.2) takes
     each row's cards for the packets of the top row. Undoing that takes a stretch of about 3.5, beyond
     the near factors (``STRETCH_FACTORS``); the far ones (``STRETCH_FAR_FACTORS``) find it."""
-    from vision.reading import (STRETCH_FACTORS, STRETCH_FAR_FACTORS, _heads_in_photo, _same_places, _template,
-                                estimate_scale, first_grouping, places, stretched)
-    game = get_game("pendulum")
-    truth = game.new(3)
-    H0 = camera(random.Random(3), extent=extent(truth))
-    sights = sightings_for(truth, H0)
-    scale = estimate_scale(sights)
-    q = np.array([c.anchor for c in first_grouping(sights, scale)])
-    pl = places(game.layout({}), _template(game, {}))
+    from vision.reading import STRETCH_FACTORS, STRETCH_FAR_FACTORS, _heads_in_photo, _same_places, stretched
+    H0, q, pl, scale = _pendulum_deal_seen(3)
     want = _heads_in_photo(H0, pl)
     S = np.eye(3)
     S[1, 1], S[1, 2] = 0.2 / 0.7, 1.8      # the copy's table -> the squeezed one's: rows 0.7 apart become 0.2
@@ -334,3 +333,35 @@ def test_rows_squeezed_to_a_packet_step_are_stretched_back_only_by_the_far_facto
     assert not any(_same_places(_heads_in_photo(H, pl), want, scale) for H in stretched(squeezed, q, pl, scale, near))
     far = stretched(squeezed, q, pl, scale, near, factors=STRETCH_FAR_FACTORS, keep=2)
     assert any(_same_places(_heads_in_photo(H, pl), want, scale) for H in far)
+
+
+def test_a_fan_reaches_only_as_far_as_the_next_pile_head_on_its_line(monkeypatch):
+    """Pendulum's packets fan towards the row below, whose heads lie 0.7 card widths (3.5 packet steps) on:
+    a card seen 0.62 past a packet's first card is read as the head of the row below, not the fourth card of
+    a packet whose middle indices were missed (``_Arrays.reach``, ``REACH_GAP``). Fans that meet no other
+    pile head keep the whole gap allowed for missed indices."""
+    import vision.reading
+    from vision.reading import _Arrays, _locate, _template, places
+    game = get_game("pendulum")
+    pl = places(game.layout({}), _template(game, {}))
+    arr = _Arrays.of(pl)
+    rows = [k for k, p in enumerate(pl) if p.area.kind == "row"]
+    last = [k for k in rows if pl[k].area.name == "sixth"]
+    assert np.allclose(arr.reach[[k for k in rows if k not in last]], 0.7)
+    assert np.isinf(arr.reach[last]).all()
+    fourth = next(k for k in rows if pl[k].area.name == "fourth" and pl[k].pile == 2)
+    fifth = next(k for k in rows if pl[k].area.name == "fifth" and pl[k].pile == 2)
+    tab = np.array([pl[fourth].table, pl[fourth].table + [0.0, 0.62]])
+    owner, _, ok = _locate(tab, pl)
+    assert owner.tolist() == [fourth, fifth] and ok.all()
+    # the packets of the three rows above take the card in turn first (their strips run on down the column, and
+    # lie as near it as the head below): each breaks its chain, and four rounds of retries ran out before the head
+    monkeypatch.setattr(vision.reading, "LOCATE_ROUNDS", 4)
+    assert _locate(tab, pl)[0].tolist() != [fourth, fifth]
+    monkeypatch.setattr(vision.reading, "LOCATE_ROUNDS", 8)
+    monkeypatch.setattr(vision.reading, "REACH_GAP", 0)
+    assert _locate(tab, pl)[0].tolist() == [fourth, fourth]
+    # a Seven and Six column meets no other pile: a card 1.0 (3.3 steps) on is still its fan's
+    sas = get_game("seven-and-six")
+    pl2 = places(sas.layout({}), _template(sas, {}))
+    assert np.isinf(_Arrays.of(pl2).reach).all()
