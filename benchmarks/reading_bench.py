@@ -645,6 +645,14 @@ def main(argv=None) -> int:
     cols.add_argument("--draw-every", type=int, default=10)
     cols.add_argument("--out")
     args = ap.parse_args(argv)
+    # games may be given apart or comma-separated; an unknown one is named before any work starts
+    for name in ("games", "read_as"):
+        given = getattr(args, name, None)
+        if given:
+            setattr(args, name, [g for arg in given for g in arg.split(",") if g])
+            unknown = [g for g in getattr(args, name) if g not in every]
+            if unknown:
+                ap.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(every)}")
     t0 = time.time()
     if args.mode == "fake":
         res = run_fake(args)

@@ -73,3 +73,14 @@ def test_a_fan_read_with_one_face_down_card_too_few_is_counted_though_every_face
     # games with no face-down fans have nothing to count
     kings = rb.make_state("kings", 3, 0)
     assert rb.compare(kings, kings, [])["down_piles"] == 0
+
+
+def test_games_may_be_named_comma_separated_and_an_unknown_one_is_refused_before_any_work(capsys, monkeypatch):
+    import pytest
+    ran = []
+    monkeypatch.setattr(rb, "run_render", lambda args: ran.append(list(args.games)) or {})
+    assert rb.main(["render", "--layouts", "1", "--games", "pendulum,kings", "uncle-remus"]) == 0
+    assert ran == [["pendulum", "kings", "uncle-remus"]]
+    with pytest.raises(SystemExit):
+        rb.main(["render", "--layouts", "1", "--games", "pendulum,bogus"])
+    assert "unknown game(s) bogus" in capsys.readouterr().err and len(ran) == 1
