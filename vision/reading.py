@@ -64,7 +64,8 @@ REACH_GAP = 1
 # rows the packets of every row above run down the same column, as near a card as the head it belongs to:
 # four rounds ran out on them before the head. Held-out renders through the detector (session 33),
 # Pendulum wrong cards, seeds 1000-1039: 349 -> 267 with REACH_GAP, -> 252 with 8 rounds; 200 layouts
-# 2 560 -> 1 652 -> 1 157 (exact 6.0 -> 14.5 -> 26.0%); the other eight games read the same.
+# 2 560 -> 1 652 -> 1 157 (exact 6.0 -> 14.5 -> 26.0%; 1 155 as committed, with STACK_LOOK); the other
+# eight games read the same.
 LOCATE_ROUNDS = 8
 MAX_GAP_ALONE = 8.0       # the same, once the alignment is chosen, for a card no other pile could hold
 ACROSS = 0.35             # how far (card widths) a card may lie beside the line of its fan
@@ -2416,7 +2417,7 @@ def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
     each card and pile head in line across the axis give the slide for each stretch and shear); the
     ``keep`` best, none where an alignment in ``near`` (pile heads in the photo) or an earlier copy lies,
     nor any that fits the points under ``least_fit`` (``_fit_score``). By default the factors are
-    ``STRETCH_FACTORS`` and ``STRETCH_KEEP`` are kept."""
+    ``STRETCH_FACTORS``, and ``STRETCH_KEEP`` copies at most are kept."""
     tab = _on_table(H, q)
     if tab is None or len(tab) < 3:
         return []
@@ -2465,7 +2466,8 @@ def stretched(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], scale: float,
 
 def look_alikes(best: tuple[float, np.ndarray], layout: Layout) -> list[tuple[float, np.ndarray]]:
     """The best alignment moved to where the layout repeats itself: one pile along each row of
-    piles either way, and one and two fan steps back along fans that start face down.
+    piles either way, one and two areas along a stack of like fanned areas (``STACK_LOOK``), and
+    one and two fan steps back along fans that start face down.
 
     Voting finds the alignment from the first few places of each pile, and a layout of
     equally spaced piles fits the cards nearly as well one pile along (a Pendulum deal was
