@@ -122,6 +122,9 @@ class Reading:
     # one now at ``index`` would show, the labels the cards on both sides of it were read as (``look_again``
     # checks the place is still between them), and how much worse that fit is than the length read (log-odds)
     one_more: dict[tuple[str, int, int], tuple[tuple[float, float, float, float], str, str, float]] = field(default_factory=dict)
+    # places in the photo read empty, in a game that keeps every card on the table: (area, pile) -> the
+    # index box its first card would show (``look_again`` asks the classifier there while cards are missing)
+    empty: dict[tuple[str, int], tuple[float, float, float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -2698,7 +2701,8 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     return Reading(state, conf, doubts, changes, sightings, "",
                    {k: _index_box(layout, H, k, at, near) for k, (at, near) in gaps.items()},
                    {k: (_index_box(layout, H, k, at, near), before, after, margin)
-                    for k, (at, near, before, after, margin) in one_more.items()})
+                    for k, (at, near, before, after, margin) in one_more.items()},
+                   _empty_places(game, layout, state, H, in_view, sightings) if EMPTY_LOOK else {})
 
 
 # A suit this far under its share of the cards read, while the other suit of its colour is this far
@@ -2765,6 +2769,19 @@ def _index_box(layout: Layout, H: np.ndarray, place: tuple[str, int, int], at: f
     x, y = _apply(H, (np.array(a.position(place[1], 0)) + INDEX_CENTRE + at * unit)[None, :])[0]
     w, h = near[2] - near[0], near[3] - near[1]
     return float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2)
+
+
+def _empty_places(game: Game, layout: Layout, state: State, H: np.ndarray, in_view: set, sightings: Sequence[Any]
+                  ) -> dict[tuple[str, int], tuple[float, float, float, float]]:
+    """The index box of the first card of every place in the photo read empty, where the game keeps
+    every card on the table (elsewhere an empty place says nothing of the count)."""
+    if _out_of_sight(layout) or not sightings:
+        return {}
+    b = np.array([s.box for s in sightings], dtype=float)
+    near = (0.0, 0.0, float(np.median(b[:, 2] - b[:, 0])), float(np.median(b[:, 3] - b[:, 1])))
+    return {(a.name, i): _index_box(layout, H, (a.name, i, 0), 0.0, near)
+            for a in layout.areas if _visible_area(a)
+            for i, pile in enumerate(state.areas.get(a.name, [])) if not pile and (a.name, i) in in_view}
 
 
 MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
@@ -3124,6 +3141,8 @@ ONE_MORE = 0.3
 LOOK_UNDER = 0.3
 # ... and puts a card in a fan looser than the rest, when the table is short of cards, at this.
 SHORT_LOOK = 0.5
+# ... and puts a card in a place read empty, when the table is short of cards, at this (0: never looks).
+EMPTY_LOOK = 0.3
 
 
 def look_again(img: np.ndarray, reading: Reading, previous: State | None = None) -> None:
@@ -3158,12 +3177,14 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
     # places supposed face down under a fan's first face-up card, the nearest to it first
     downs = sorted((k for k in reading.gaps if LOOK_UNDER and 0 <= k[2] and k[2] + 1 < len(state.areas[k[0]][k[1]])
                     and not state.areas[k[0]][k[1]][k[2]].face_up), key=lambda k: (k[0], k[1], -k[2]))
-    if not gaps and not more and not downs:
+    # places read empty, while the count says cards are missing from the table
+    empties = [k for k in reading.empty if not state.areas[k[0]][k[1]]] if short > 0 else []
+    if not gaps and not more and not downs and not empties:
         if _fill_from_deck(game, state, reading, {}) and previous is not None:
             reading.changes = explain_changes(previous, state)
         return
     named = name_boxes(img, [reading.gaps[k] for k in gaps] + [reading.one_more[k][0] for k in more]
-                       + [reading.gaps[k] for k in downs])
+                       + [reading.gaps[k] for k in downs] + [reading.empty[k] for k in empties])
     if named is None:
         return
     likely_at = dict(zip(gaps, named))     # what the classifier saw at each missed place
@@ -3225,6 +3246,24 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
                "the fan's spacing fits one more card here about as well as none")
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: {why}, and a second look reads "
                                     f"{Card.parse(label).pretty} ({p:.0%} sure): check it", a, i, j, "low-confidence"))
+    # A place read empty takes the card a second look names there, likeliest first, while the table is
+    # short of cards (the rules then refuse a copy the packs do not hold).
+    at_empty = named[len(gaps) + len(more) + len(downs):]
+    for (a, i), likely in sorted(zip(empties, at_empty), key=lambda t: -(t[1][0][1] if t[1] else 0.0)):
+        if _missing_from_table(game, state) <= 0:
+            break
+        pile = state.areas[a][i]
+        pile.append(Slot(None, True))
+        took = _take_name(game, state, pile, 0, likely, EMPTY_LOOK, (), faults)
+        if took is None:
+            pile.pop()
+            continue
+        label, p, faults = took
+        changed = True
+        reading.confidences[(a, i, 0)] = p * LOW_CONFIDENCE
+        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: read empty at first, but the table holds fewer cards "
+                                    f"than the game, and a second look there reads {Card.parse(label).pretty} ({p:.0%} sure): "
+                                    "check it", a, i, 0, "low-confidence"))
     if changed:
         # the count of cards on the table, said again
         reading.doubts[:] = [d for d in reading.doubts if not (d.kind == "count" and d.area is None)]

@@ -852,3 +852,43 @@ def test_a_card_a_row_pitch_on_from_the_last_of_a_packet_starts_the_row_below(mo
     before = read()
     was = compare(truth, before.state, before.doubts)
     assert was["wrong"] > row["wrong"] + 10 and was["wrong"] - was["flagged"] > 5
+
+
+def _pendulum_place_missed(seed: int):
+    """A dealt Pendulum layout read with every index of one row card missed: (truth, reading, place, label)."""
+    truth = get_game("pendulum").new(seed)
+    label = truth.areas["fourth"][3][0].card.label
+    r = read_sightings([s for s in _photo(truth, seed) if s.label != label], "pendulum", image_size=SIZE)
+    assert r.state is not None, r.message
+    return truth, r, ("fourth", 3), label
+
+
+@pytest.mark.parametrize("says, put", [("missed", True), ("another", False), ("unsure", False)])
+def test_a_place_read_empty_while_the_table_is_short_gets_the_card_a_second_look_names(monkeypatch, says, put):
+    from vision.reading import look_again
+    truth, r, (a, i), label = _pendulum_place_missed(5)
+    assert r.state.areas[a][i] == [] and (a, i) in r.empty
+    assert any(d.kind == "count" and d.area is None and "1 not found" in d.message for d in r.doubts)
+    other = truth.areas["fifth"][0][0].card.label       # on the table already: a second copy the rules refuse
+    name = {"missed": (label, 0.6), "another": (other, 0.9), "unsure": (label, 0.2)}[says]
+    _classifier_says(monkeypatch, name, only=tuple(r.empty[(a, i)]))
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    if put:
+        assert r.state.areas[a][i][0].card.label == label and _visible(r.state) == _visible(truth)
+        assert any(d.kind == "low-confidence" and (d.area, d.pile, d.index) == (a, i, 0) and "read empty at first" in d.message
+                   for d in r.doubts)
+        assert not any(d.kind == "count" and d.area is None for d in r.doubts)
+    else:
+        assert r.state.areas[a][i] == []
+
+
+def test_places_read_empty_are_not_looked_at_when_the_table_holds_every_card(monkeypatch):
+    from vision.reading import look_again
+    truth, r, (a, i), label = _pendulum_place_missed(5)
+    truth.areas["fifth"][0].append(truth.areas[a][i].pop())
+    r.state = truth.copy()       # the card lies on another pile: the place is empty and no card is missing
+    asked = []
+    import vision.detector
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: asked.append(list(boxes)) or [[(label, 0.9)] for _ in boxes])
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    assert r.state.areas[a][i] == [] and not any(tuple(r.empty[(a, i)]) in map(tuple, b) for b in asked)
