@@ -361,7 +361,7 @@ def test_a_fan_reaches_only_as_far_as_the_next_pile_head_on_its_line(monkeypatch
     monkeypatch.setattr(vision.reading, "LOCATE_ROUNDS", 8)
     monkeypatch.setattr(vision.reading, "REACH_GAP", 0)
     assert _locate(tab, pl)[0].tolist() == [fourth, fourth]
-    # a Seven and Six column meets no other pile: a card 1.0 (3.3 steps) on is still its fan's
+    # a Seven and Six column meets no other pile head: the whole gap for missed indices stays
     sas = get_game("seven-and-six")
     pl2 = places(sas.layout({}), _template(sas, {}))
     assert np.isinf(_Arrays.of(pl2).reach).all()
