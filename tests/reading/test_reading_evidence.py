@@ -892,3 +892,23 @@ def test_places_read_empty_are_not_looked_at_when_the_table_holds_every_card(mon
     monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: asked.append(list(boxes)) or [[(label, 0.9)] for _ in boxes])
     look_again(np.zeros((8, 8, 3), np.uint8), r)
     assert r.state.areas[a][i] == [] and not any(tuple(r.empty[(a, i)]) in map(tuple, b) for b in asked)
+
+
+def test_a_copy_too_many_read_as_another_suit_counts_for_the_suit_first_read(monkeypatch):
+    # Through the detector, a gnome-plastic Kings layout: clubs read as spades, one of them a third 8♠,
+    # which the copies rule reads as the 8♣. Counted as read in the end (8 ♠, 3 ♣ of 24) the split is not
+    # unusual enough for a doubt; counted as first read (9 ♠, 2 ♣) it is, and every spade is flagged.
+    import vision.reading
+    read, truth, compare = _fixture_photo("kings-clubs-as-spades-sightings.json", "kings")
+    r = read()
+    suit = [d for d in r.doubts if "this deck's ♣ may be read as ♠" in d.message]
+    assert suit and all("9 ♠ and two ♣ among the 24 cards as first read" in d.message for d in suit)
+    spades = {(a, i, j) for a, ps in r.state.areas.items() for i, p in enumerate(ps) for j, s in enumerate(p)
+              if s.face_up and s.card is not None and s.card.suit == "s"}
+    assert {(d.area, d.pile, d.index) for d in suit} == spades
+    row = compare(truth, r.state, r.doubts)
+    assert row["wrong"] > 0 and row["flagged"] == row["wrong"]
+    monkeypatch.setattr(vision.reading, "SUIT_FIRST", 0)
+    before = read()
+    assert not any("may be read as" in d.message for d in before.doubts)
+    assert compare(truth, before.state, before.doubts)["flagged"] < row["wrong"]
