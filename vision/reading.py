@@ -2694,8 +2694,9 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
     repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
-    first = Counter(Card.parse(c.first_read).suit for c in settled if c.first_read) if SUIT_FIRST else Counter()
-    now = Counter(Card.parse(c.label).suit for c in settled if c.first_read) if SUIT_FIRST else Counter()
+    relabelled = settled if SUIT_FIRST else []      # (each remembers its first reading in first_read)
+    first = Counter(Card.parse(c.first_read).suit for c in relabelled)
+    now = Counter(Card.parse(c.label).suit for c in relabelled)
     doubts.extend(suit_doubts(state, Counter(c.suit for c in game.deck()), first - now, now - first))
     problems = game.validate(state)
     if problems:
@@ -2705,7 +2706,7 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
                    {k: _index_box(layout, H, k, at, near) for k, (at, near) in gaps.items()},
                    {k: (_index_box(layout, H, k, at, near), before, after, margin)
                     for k, (at, near, before, after, margin) in one_more.items()},
-                   _empty_places(game, layout, state, H, in_view, sightings) if EMPTY_LOOK else {})
+                   _empty_places(layout, state, H, in_view, sightings) if EMPTY_LOOK else {})
 
 
 # A suit this far under its share of the cards read, while the other suit of its colour is this far
@@ -2753,8 +2754,9 @@ def suit_doubts(state: State, deck_suits: Counter, first_more: Counter | None = 
     total = sum(deck_suits.values())
     if len(read) < SUIT_CARDS or not total:
         return []
-    seen = Counter(c.suit for *_, c in read) + (first_more or Counter())
-    seen.subtract(first_less or Counter())
+    first_more, first_less = first_more or Counter(), first_less or Counter()
+    seen = Counter(c.suit for *_, c in read) + first_more
+    seen.subtract(first_less)
     out = []
     for suit, other in PARTNER.items():
         want = len(read) * deck_suits.get(suit, 0) / total
@@ -2765,7 +2767,7 @@ def suit_doubts(state: State, deck_suits: Counter, first_more: Counter | None = 
         if seen[suit] < SUIT_OVER * want and _binomial_tail(pair, share, seen[other]) >= SUIT_ALPHA:
             continue
         mine, theirs = SUIT_SYMBOL[suit], SUIT_SYMBOL[other]
-        first = " as first read" if any((first_more or {}).get(x) or (first_less or {}).get(x) for x in (suit, other)) else ""
+        first = " as first read" if any(first_more[x] or first_less[x] for x in (suit, other)) else ""
         out.extend(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: read as {c.pretty}, but {seen[suit]} {mine} and "
                          f"{count_word(seen[other])} {theirs} among the {len(read)} cards{first}: this deck's {theirs} "
                          f"may be read as {mine}: check it", a, i, j, "low-confidence")
@@ -2784,7 +2786,7 @@ def _index_box(layout: Layout, H: np.ndarray, place: tuple[str, int, int], at: f
     return float(x - w / 2), float(y - h / 2), float(x + w / 2), float(y + h / 2)
 
 
-def _empty_places(game: Game, layout: Layout, state: State, H: np.ndarray, in_view: set, sightings: Sequence[Any]
+def _empty_places(layout: Layout, state: State, H: np.ndarray, in_view: set, sightings: Sequence[Any]
                   ) -> dict[tuple[str, int], tuple[float, float, float, float]]:
     """The index box of the first card of every place in the photo read empty, where the game keeps
     every card on the table (elsewhere an empty place says nothing of the count)."""
