@@ -587,8 +587,10 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     # The direction the camera tilts: the horizon's normal, else the photo's vertical.
     g = P[2, :2]
     g = g / np.linalg.norm(g) if np.linalg.norm(g) > 1e-12 else np.array([0.0, 1.0])
-    # One or two cards cannot show how the layout is turned or scaled: take the photo as upright.
+    # One or two cards cannot show by where they lie how the layout is turned or scaled: take the
+    # photo as upright, or turned as their own corners show.
     few = len(cards) <= 2
+    few_turn = _corner_turn(cards) if few and CORNER_TURN else None
     n_scored = VOTED if len(cards) > 6 else 8 * VOTED
     votes_seen: list[int] = []            # the votes of every alignment so far, in order
 
@@ -607,8 +609,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
         votes_seen.clear()
         for f in squash:
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
-            for s in scale * (np.array([1.0]) if few else SCALES / f):
-                for deg in ([0] if few else TURNS):
+            # (where their corners show the turn, the scale is still voted for: two cards can say it)
+            for s in scale * (np.array([1.0]) if few and few_turn is None else SCALES / f):
+                for deg in ([few_turn or 0] if few else TURNS):
                     th = math.radians(deg)
                     R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
                     # every card against every slot: the translation that would put it there, x and y apart
@@ -690,6 +693,28 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
 
 
 REFINED = 12         # alignments refined to a homography
+
+# A card seen at two corners side by side (or one above the other) shows how the layout is turned:
+# the line between them runs along the card's edge. Pairs further than this (degrees) off the photo's
+# axes are taken for a diagonal (top-left to bottom-right), whose slope depends on the deck: 45-59
+# degrees in ours, so a layout turned under 10 degrees never takes one for an edge.
+CORNER_TURN = 1
+CORNER_AXIS = 20.0
+
+
+def _corner_turn(cards: Sequence[SeenCard]) -> float | None:
+    """How far (degrees) the cards are turned in the photo, from the indices of one card that lie
+    along one of its edges; None if no card shows two such indices."""
+    turns = []
+    for c in cards:
+        pts = [np.array(_centre(b)) for b in c.boxes]
+        for a in range(len(pts)):
+            for b in range(a + 1, len(pts)):
+                dx, dy = pts[b] - pts[a]
+                off = (math.degrees(math.atan2(dy, dx)) + 45.0) % 90.0 - 45.0       # its angle to the nearest photo axis
+                if abs(off) <= CORNER_AXIS:
+                    turns.append(off)
+    return float(np.median(turns)) if turns else None
 
 
 def _top_bins(counts: np.ndarray, n: int) -> list[tuple[int, int]]:
@@ -1520,14 +1545,15 @@ def _template(game: Game, options: dict) -> State:
 def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCard]], previous: State | None,
             in_view: set[tuple[str, int]], weak: dict[tuple[str, int], list[SeenCard]] | None = None,
             readings: dict | None = None, rivals: dict | None = None,
-            gaps: dict | None = None, one_more: dict | None = None) -> tuple[State, dict, list[Doubt]]:
+            gaps: dict | None = None, one_more: dict | None = None, fans: dict | None = None) -> tuple[State, dict, list[Doubt]]:
     """The state the cards seen make, with a confidence for each card read and the doubts.
 
     ``readings``, when given, is filled like the confidences: place -> the classifier's
     likely labels for the card read there (see ``repair``). ``rivals``, when given, gets
     for the top place of each squared pile where several cards were seen the other cards
     seen there (``repair`` lets the rules choose between them). ``gaps`` and ``one_more``, when given,
-    get the fan places a second look at the photo could settle (see ``_fan_pile``)."""
+    get the fan places a second look at the photo could settle, and ``fans`` each fan's spacing
+    (``FanSpacing``, for ``repair``)."""
     layout = game.layout(options)
     piles = dict(piles)
     template = previous if previous is not None else _template(game, options)
@@ -1592,7 +1618,7 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 _misread_doubt(a.name, i, len(pile) - 1, top, doubts)
             else:
                 pile = _fan_pile(a, i, seen, prev_pile, previous is not None, conf, doubts, step,
-                                 (weak or {}).get((a.name, i), []), readings, gaps, one_more, one_more_within)
+                                 (weak or {}).get((a.name, i), []), readings, gaps, one_more, one_more_within, fans)
             areas[a.name][i] = pile
     if previous is not None:
         _keep_remembered(areas, previous)
@@ -1714,7 +1740,7 @@ def _assumed_down(area: str, i: int, n: int) -> str:
 def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], remembered: bool,
               conf: dict, doubts: list[Doubt], step: float, weak: Sequence[SeenCard] = (),
               readings: dict | None = None, gaps: dict | None = None, one_more: dict | None = None,
-              one_more_within: float | None = None) -> list[Slot]:
+              one_more_within: float | None = None, fans: dict | None = None) -> list[Slot]:
     """A fanned pile from the cards seen in it, in fan order.
 
     Where the fan steps over a place with no card seen (an index the
@@ -1727,6 +1753,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     ``gaps`` gets each unreadable place (where its index should lie, and the card seen
     next); ``one_more`` the place a fan whose spacing fits one more card within ``one_more_within``
     (log-odds; default ``LENGTH_MARGIN``) would hold it, when that fit differs by that card alone.
+    ``fans`` gets the fan's spacing: where its cards seen lie and which places they took (``FanSpacing``).
     """
     flen = math.hypot(*a.fan)
     hidden = [s for s in prev_pile if not s.face_up]
@@ -1766,10 +1793,12 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     if one_more is not None and margin < (one_more_within or LENGTH_MARGIN) and alongs is not None:
         insert_before = _one_more_before(slots, _fan_other(alongs, step, confs))
     # cards the fit leaves out: boxes around an index twice, or between two; named beside the card nearest them
+    kept = slots >= 0
     left_out = [c for c, k in zip(seen, slots) if k < 0]
     seen = [c for c, k in zip(seen, slots) if k >= 0]
     slots = slots[slots >= 0]
     first_gap = None
+    kept_at: list[int] = []   # the pile place each card kept lies at
     taken: set[int] = set()
     for n, c in enumerate(seen):
         missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
@@ -1795,6 +1824,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         if n == insert_before and one_more is not None:
             one_more[(a.name, i, len(pile))] = ((seen[n - 1].along + c.along) / 2, c.boxes[0], seen[n - 1].label, c.label, margin)
         pile.append(Slot(Card.parse(c.label), True))
+        kept_at.append(len(pile) - 1)
         conf[(a.name, i, len(pile) - 1)] = c.conf
         if readings is not None:
             readings[(a.name, i, len(pile) - 1)] = c.readings
@@ -1804,6 +1834,9 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                 doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1}, card {len(pile)}: read as {Card.parse(c.label).pretty}, "
                                     f"but {Card.parse(x.label).pretty} was also read where no card of the fan lies: check it",
                                     a.name, i, len(pile) - 1, "low-confidence"))
+    if fans is not None and alongs is not None and flen > 0:
+        fans[(a.name, i)] = FanSpacing(alongs[kept], confs[kept], step, slots, lead, kept_at,
+                                       sum(1 for s in pile if s.card is None and s.face_up))
     if first_gap is not None:
         # The places with no index seen were counted from the fan's spacing, and a
         # spacing a little off moves every card after them a place: the whole fan is in doubt.
@@ -1910,6 +1943,47 @@ def _fan_other(along: np.ndarray, step: float, conf: np.ndarray | None = None) -
         return None
     h, k = np.unravel_index(int(np.argmin(total)), total.shape)
     return _traced(came, int(h), int(k))
+
+
+@dataclass
+class FanSpacing:
+    """Where one fan's cards seen lie along it (kept ones only, fan steps of ``step``), how sure each
+    reading is, the places ``_fan_fit`` gave them (``slots``, from the first card seen; ``lead``: places
+    before it) and the pile places they were put at (``at``); ``holes``: the unreadable places put in."""
+    along: np.ndarray
+    conf: np.ndarray
+    step: float
+    slots: np.ndarray
+    lead: int
+    at: list[int]
+    holes: int
+
+    def fewer(self) -> float:
+        """How much worse (log-odds) the fan fits with one unreadable place fewer: with its last card seen a
+        place nearer its first (one missed index fewer between cards seen), or with its first card seen a
+        step nearer the fan's head. Small: the spacing hardly says a card lies there."""
+        costs = []
+        k = int(self.slots[-1]) if len(self.slots) else 0
+        if len(self.along) >= 2 and k > len(self.slots) - 1:      # a missed place between cards seen
+            total, _ = _fan_costs(self.along, self.step, self.conf)
+            costs.append(float(total[:, k - 1].min() - total[:, k].min()))
+        if self.lead > 0 and len(self.along):
+            sigma = STEP_NOISE * self.step
+            off = [(float(self.along[0]) - n * self.step) ** 2 / (2 * sigma ** 2) for n in (self.lead - 1, self.lead)]
+            costs.append(off[0] - off[1] - MISSED_COST)
+        return min(costs) if costs else math.inf
+
+    def spare(self) -> tuple[float, int] | None:
+        """The card seen the fan's spacing most easily does without, as (how much worse the fan fits
+        without it, log-odds, counting how sure its reading was; its pile place). Neither end card:
+        the first places the fan, and the last shows its whole index. None for fans under three cards."""
+        n = len(self.along)
+        if n < 3:
+            return None
+        best = float(_fan_costs(self.along, self.step, self.conf)[0].min())
+        costs = [(float(_fan_costs(np.delete(self.along, j), self.step, np.delete(self.conf, j))[0].min()) - best
+                  + PHANTOM_CONF * float(self.conf[j]), self.at[j]) for j in range(1, n - 1)]
+        return min(costs)
 
 
 def _one_more_before(slots: np.ndarray, other: np.ndarray | None) -> int | None:
@@ -2688,11 +2762,12 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     rivals: dict = {}
     gaps: dict = {}
     one_more: dict = {}
+    fans: dict = {}
     state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings,
-                                  rivals, gaps, one_more)
+                                  rivals, gaps, one_more, fans)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
-    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals)
+    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals, fans)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
     relabelled = settled if SUIT_FIRST else []      # (each remembers its first reading in first_read)
     first = Counter(Card.parse(c.first_read).suit for c in relabelled)
@@ -2803,8 +2878,14 @@ MAX_REPAIRS = 12     # cards the rules may mark unreadable in one reading
 REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
 
 
+# An unreadable place in a fan no longer than the deal made it may still be dropped when the reading
+# holds more cards than the game, if the fan's spacing fits one place fewer within this much (log-odds):
+# mid-game fans are shorter than dealt, and the excess was left in them. (See ``repair``.)
+HOLE_WEAK = 1.0
+
+
 def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: State,
-           readings: dict | None = None, rivals: dict | None = None) -> None:
+           readings: dict | None = None, rivals: dict | None = None, fans: dict | None = None) -> None:
     """Let the rules undo what the photo cannot be: the reading is the player's to correct, so it
     should be a state the game allows, with every guess the rules forced said out loud.
 
@@ -2813,7 +2894,9 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
 
     1. More cards than the game has: the unreadable places the reader put where a fan seemed
        to skip an index are the weakest evidence; they go first, from the fans that run longest
-       beyond what the deal (or the last photo) had there.
+       beyond what the deal (or the last photo) had there. A fan no longer than that gives up one
+       only where its spacing hardly holds it (``FanSpacing.fewer`` under ``HOLE_WEAK``; ``fans``
+       from ``compose``). Still too many: cards seen that fans do as well without (``SPARE_WITHIN``).
     2. Anything else the game's ``validate`` objects to (a fourth 7♠, two Senior Wrangler keys
        of one rank): the seen card whose blanking removes the most objections, least sure first,
        is marked unreadable, until nothing is objected to or nothing helps. Only cards the
@@ -2835,9 +2918,11 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
     excess = state.card_count() - len(game.deck())
     dropped: Counter = Counter()
     while excess > 0:
-        # only from fans longer than they were: elsewhere the excess is another guess's (a squared pile's depth)
+        # only from fans longer than they were, or whose spacing hardly holds the place: elsewhere the
+        # excess is another guess's (a squared pile's depth)
         holes = [d for d in doubts if d.kind == "unreadable" and d.index is not None
-                 and state.areas[d.area][d.pile][d.index].card is None and over(d) > 0]
+                 and state.areas[d.area][d.pile][d.index].card is None
+                 and (over(d) > 0 or ((d.area, d.pile) in (fans or {}) and fans[(d.area, d.pile)].fewer() < HOLE_WEAK))]
         if not holes:
             break
         d = max(holes, key=lambda d: (over(d), d.index))
@@ -2848,11 +2933,38 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: {count_word(n)} unreadable place(s) left out, since the layout "
                             f"would otherwise hold more cards than the game's {len(game.deck())}: check its length",
                             a, i, None, "count"))
+    if excess > 0 and fans and SPARE_WITHIN > 0:
+        _leave_out_spares(game, state, conf, doubts, readings, fans, excess, set(dropped))
     problems = game.validate(state)
     if problems and readings:
         problems = _relabel_until_possible(game, state, conf, doubts, problems, readings)
     if problems:
         _blank_until_possible(game, state, conf, doubts, problems, REPAIR_BELOW)
+
+
+# Still more cards than the game holds, with no unreadable place left to drop: a card seen in a fan
+# that its spacing does about as well without (within this much, log-odds: a box around one index
+# twice, or between two cards, that the fan fit kept) is left out, the likeliest first.
+SPARE_WITHIN = 1.0
+
+
+def _leave_out_spares(game: Game, state: State, conf: dict, doubts: list[Doubt], readings: dict | None,
+                      fans: dict, excess: int, touched: set) -> None:
+    """Leave out up to ``excess`` cards seen that fans do best without (``FanSpacing.spare``), one per fan,
+    in fans with no unreadable place and none dropped already (``touched``: their places have moved)."""
+    spares = []
+    for (a, i), f in fans.items():
+        if f.holes or (a, i) in touched:
+            continue
+        got = f.spare()
+        if got is not None and got[0] < SPARE_WITHIN:
+            spares.append((got[0], a, i, got[1]))
+    for _, a, i, j in sorted(spares)[:excess]:
+        card = state.areas[a][i][j].card
+        _drop_slot(state, conf, doubts, a, i, j, readings)
+        doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: a {card.pretty if card else 'card'} read as card {j + 1} was left out: "
+                            f"the layout would otherwise hold more cards than the game's {len(game.deck())}, and the fan's "
+                            f"spacing fits as well without it: check its length", a, i, None, "count"))
 
 
 def _choose_tops(game: Game, state: State, conf: dict, doubts: list[Doubt], rivals: dict,

@@ -2,6 +2,7 @@
 one copy too many (the rules then take the classifier's next likeliest label)."""
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from types import SimpleNamespace
@@ -756,6 +757,10 @@ def test_two_cards_say_too_little_for_the_snug_share(monkeypatch):
     r = read()
     assert r.state is not None, r.message
     monkeypatch.setattr(vision.reading, "SNUG_CARDS", 0)
+    # since session 34 the layout is aligned turned as the cards' own corners show, and then they lie
+    # snugly; taken as upright, as before, they did not
+    assert read().state is not None
+    monkeypatch.setattr(vision.reading, "CORNER_TURN", 0)
     judged = read()
     assert judged.state is None and "not laid out on its places" in judged.message
 
@@ -912,3 +917,78 @@ def test_a_copy_too_many_read_as_another_suit_counts_for_the_suit_first_read(mon
     before = read()
     assert not any("may be read as" in d.message for d in before.doubts)
     assert compare(truth, before.state, before.doubts)["flagged"] < row["wrong"]
+
+
+def test_one_or_two_cards_are_aligned_turned_as_their_own_corners_show(monkeypatch):
+    # Through the detector, a Poker Patience photo with one card on the board and one turned beside
+    # the pack, the layout turned a few degrees. Two cards cannot show by where they lie how the layout is
+    # turned, and taken as upright each card's corners fell into two places (two 5♦, two 6♠). Their own
+    # corners show the turn (``_corner_turn``); the scale is then voted for as with more cards.
+    import vision.reading
+    read, truth, compare = _fixture_photo("poker-patience-two-cards-turned-sightings.json", "poker-patience")
+    r = read()
+    assert r.state is not None, r.message
+    assert compare(truth, r.state, r.doubts)["wrong"] == 0
+    monkeypatch.setattr(vision.reading, "CORNER_TURN", 0)
+    before = read()
+    assert before.state is None or compare(truth, before.state, before.doubts)["wrong"] > 0
+
+
+def test_the_turn_shown_by_a_cards_corners_is_read_from_its_edges_not_its_diagonal():
+    from vision.reading import SeenCard, _corner_turn
+
+    def card(corners, deg):
+        th = math.radians(deg)
+        rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+        pts = [rot @ np.array(p, float) * 100 + 500 for p in corners]
+        return SeenCard("5d", pts[0], 0.9, [(x - 8, y - 20, x + 8, y + 20) for x, y in pts])
+
+    four = [(0, 0), (0.78, 0), (0, 1.1), (0.78, 1.1)]          # top-left, top-right, bottom-left, bottom-right
+    for deg in (-12.0, -4.0, 0.0, 7.0, 15.0):
+        assert _corner_turn([card(four, deg)]) == pytest.approx(deg, abs=0.5)
+    # a deck with indices in two corners shows only the diagonal, whose slope depends on the deck: no turn
+    assert _corner_turn([card([(0, 0), (0.78, 1.1)], 5.0)]) is None
+    assert _corner_turn([SeenCard("5d", (0.0, 0.0), 0.9, [(0, 0, 16, 40)])]) is None
+
+
+def test_an_unreadable_place_the_spacing_hardly_needs_goes_first_when_the_reading_holds_too_many(monkeypatch):
+    # Through the detector, a mid-game Captain Spaulding photo (its columns shorter than dealt) read one
+    # card more than the game holds. The only places the rules could drop were in fans longer than dealt,
+    # and there were none, so the card too many stayed in a column whose spacing hardly holds its
+    # unreadable places; now such a place goes (``HOLE_WEAK``), and a missed index plain from its spacing stays.
+    import vision.reading
+    from vision.reading import _visible
+    read, truth, compare = _fixture_photo("captain-spaulding-hole-kept-sightings.json", "captain-spaulding")
+    r = read()
+    assert r.state is not None, r.message
+    lengths = lambda s: [len(p) for p in s.areas["column"]]  # noqa: E731
+    assert lengths(r.state) == lengths(truth)
+    assert r.state.card_count() == len(get_game("captain-spaulding").deck())
+    assert any(d.kind == "count" and "left out" in d.message for d in r.doubts)
+    row = compare(truth, r.state, r.doubts)
+    monkeypatch.setattr(vision.reading, "HOLE_WEAK", 0.0)
+    before = read()
+    assert lengths(before.state) != lengths(truth) and _visible(before.state) != _visible(r.state)
+    assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
+
+
+def test_a_card_too_many_that_its_fan_does_better_without_is_left_out(monkeypatch):
+    # Through the detector, a Captain Spaulding column was read with a 6♠ between its 7♠ and 9♣ that is
+    # no card of its own (a box between two indices), and the layout held a card more than the game's 104
+    # with no unreadable place left to drop. The fan's spacing fits better without it (``FanSpacing.spare``).
+    import vision.reading
+    read, truth, compare = _fixture_photo("captain-spaulding-spare-card-sightings.json", "captain-spaulding")
+    labels = lambda pile: [s.card.label if s.card else None for s in pile]  # noqa: E731
+    want = labels(truth.areas["column"][8])
+    r = read()
+    assert r.state is not None, r.message
+    got = labels(r.state.areas["column"][8])
+    assert got[:8] == want[:8] and "6s" not in got      # (its ninth card, the A♥, is read as the A♦)
+    assert r.state.card_count() == len(get_game("captain-spaulding").deck())
+    assert any(d.kind == "count" and (d.area, d.pile) == ("column", 8) and "6♠ read as card 4 was left out" in d.message
+               for d in r.doubts)
+    row = compare(truth, r.state, r.doubts)
+    monkeypatch.setattr(vision.reading, "SPARE_WITHIN", 0.0)
+    before = read()
+    assert labels(before.state.areas["column"][8])[3] == "6s" and before.state.card_count() > r.state.card_count()
+    assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
