@@ -922,7 +922,7 @@ def test_a_copy_too_many_read_as_another_suit_counts_for_the_suit_first_read(mon
 def test_one_or_two_cards_are_aligned_turned_as_their_own_corners_show(monkeypatch):
     # Through the detector, a Poker Patience photo with one card on the board and one turned beside
     # the pack, the layout turned a few degrees. Two cards cannot show by where they lie how the layout is
-    # turned, and taken as upright each card's corners fell into two places (two 5♦, two 6♠). Their own
+    # turned, and taken as upright their corners were grouped as four cards, one outside the layout. Their own
     # corners show the turn (``_corner_turn``); the scale is then voted for as with more cards.
     import vision.reading
     read, truth, compare = _fixture_photo("poker-patience-two-cards-turned-sightings.json", "poker-patience")
