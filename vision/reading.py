@@ -3268,6 +3268,9 @@ ONE_MORE = 0.3
 LOOK_UNDER = 0.3
 # ... and puts a card in a fan looser than the rest, when the table is short of cards, at this.
 SHORT_LOOK = 0.5
+# ... and where no card is named there, a fan whose spacing fits one more card within this much
+# (log-odds) still gets an unreadable place, while the table is short of cards.
+UNREAD_MORE = 4.0
 # ... and puts a card in a place read empty, when the table is short of cards, at this (0: never looks).
 EMPTY_LOOK = 0.3
 
@@ -3280,7 +3283,8 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
       A name is taken if the classifier is sure enough of it (``LOOK_AGAIN``).
     * ``Reading.one_more``: fans whose spacing fits one more card about as well as the length
       read. The card is put in, and every later card of the fan moves a place on, if the
-      classifier names one there (``ONE_MORE``).
+      classifier names one there (``ONE_MORE``). While the table is still short of cards after
+      that, the fans that fit one more best get an unreadable place there (``UNREAD_MORE``).
     * Places supposed face down under a fan's first face-up card (also in ``Reading.gaps``): the
       nearest is turned up, then the next, while the classifier names a card there (``LOOK_UNDER``).
 
@@ -3391,6 +3395,27 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: read empty at first, but the table holds fewer cards "
                                     f"than the game, and a second look there reads {Card.parse(label).pretty} ({p:.0%} sure): "
                                     "check it", a, i, 0, "low-confidence"))
+    # Still short of cards: the fans whose spacing fits one more card best get an unreadable place there,
+    # so that the cards after it lie where they are, not a place too near the fan's head.
+    for (a, i, j) in sorted(reading.one_more, key=lambda k: reading.one_more[k][3]):
+        _, before, after, margin = reading.one_more[(a, i, j)]
+        if _missing_from_table(game, state) <= 0 or margin >= UNREAD_MORE:
+            break
+        if not _lies_between(state.areas[a][i], j, before, after):
+            continue
+        was = state.areas
+        trial = state.copy()
+        trial.areas[a][i] = trial.areas[a][i][:j] + [Slot(None, True)] + trial.areas[a][i][j:]
+        _balance(game, game.layout(state.options), trial.areas, [])
+        state.areas = trial.areas
+        found = len(game.validate(state))
+        if _placed(trial.areas) > deck or found > faults:
+            state.areas = was
+            continue
+        faults, changed = found, True
+        _move_on(reading, a, i, j)
+        reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: index unreadable (the table holds fewer "
+                                    f"cards than the game, and this fan's spacing fits one more card here)", a, i, j, "unreadable"))
     if changed:
         # the count of cards on the table, said again
         reading.doubts[:] = [d for d in reading.doubts if not (d.kind == "count" and d.area is None)]

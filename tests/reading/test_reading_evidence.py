@@ -992,3 +992,31 @@ def test_a_card_too_many_that_its_fan_does_better_without_is_left_out(monkeypatc
     before = read()
     assert labels(before.state.areas["column"][8])[3] == "6s" and before.state.card_count() > r.state.card_count()
     assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
+
+
+def test_fans_that_fit_one_more_card_get_an_unreadable_place_while_the_table_is_short(monkeypatch):
+    # Through the detector, a Captain Spaulding photo read with 101 of its 104 cards: two columns had
+    # missed the index of their third and second card, and every card after it was read a place too near
+    # the head. A second look names nothing there (stubbed: the classifier sees no index), yet their
+    # spacing fits one more card about as well as none (``UNREAD_MORE``): each gets an unreadable place.
+    import vision.reading
+    from vision.reading import look_again
+    _classifier_says(monkeypatch, ("bg", 0.9), only=())
+    read, truth, compare = _fixture_photo("captain-spaulding-one-more-unread-sightings.json", "captain-spaulding")
+
+    def read_twice():
+        r = read()
+        assert r.state is not None, r.message
+        look_again(np.zeros((8, 8, 3), np.uint8), r)
+        return r
+    r = read_twice()
+    labels = lambda pile: [s.card.label if s.card else None for s in pile]  # noqa: E731
+    got, want = labels(r.state.areas["column"][0]), labels(truth.areas["column"][0])
+    assert got[2] is None and got[:2] == want[:2] and got[3:6] == want[3:6]
+    put = {(d.area, d.pile, d.index) for d in r.doubts if d.kind == "unreadable" and "fits one more card here" in d.message}
+    assert put == {("column", 0, 2), ("column", 1, 1)}
+    row = compare(truth, r.state, r.doubts)
+    monkeypatch.setattr(vision.reading, "UNREAD_MORE", 0.0)
+    before = read_twice()
+    assert before.state.card_count() == r.state.card_count() - 2
+    assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"] + 5
