@@ -3348,7 +3348,6 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
     # A fan holds one such place at most, so putting a card in moves no other place still to be looked
     # at. The fans whose spacing fits one more card about as well come first, then the looser ones,
     # likeliest first, while the table is still short of cards.
-    deck = len(game.deck())
     for (a, i, j), likely in sorted(zip(more, named[len(gaps):]), key=lambda t: reading.one_more[t[0]][3]):
         if not likely or likely[0][0] == "bg" or likely[0][1] < ONE_MORE:
             continue
@@ -3359,18 +3358,10 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
             continue
         if {before, after} & {name for name, _ in likely[:3]}:
             continue       # the box lies mostly on a neighbour's index (its suit read another way, say)
-        was = state.areas
-        trial = state.copy()
-        pile = trial.areas[a][i]
-        trial.areas[a][i] = pile[:j] + [Slot(Card.parse(label), True)] + pile[j:]
-        _balance(game, game.layout(state.options), trial.areas, [])     # one unknown card fewer in the stock
-        state.areas = trial.areas
-        found = len(game.validate(state))
-        if _placed(trial.areas) > deck or found > faults:
-            state.areas = was
+        found = _put_in(game, reading, (a, i, j), Slot(Card.parse(label), True), faults)
+        if found is None:
             continue
         faults, changed = found, True
-        _move_on(reading, a, i, j)
         likely_at = {((k[0], k[1], k[2] + 1) if k[:2] == (a, i) and k[2] >= j else k): v for k, v in likely_at.items()}
         reading.confidences[(a, i, j)] = p * LOW_CONFIDENCE
         why = ("the table holds fewer cards than the game, and this fan's spacing fits one more card here" if wide else
@@ -3403,17 +3394,10 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
             break
         if not _lies_between(state.areas[a][i], j, before, after):
             continue
-        was = state.areas
-        trial = state.copy()
-        trial.areas[a][i] = trial.areas[a][i][:j] + [Slot(None, True)] + trial.areas[a][i][j:]
-        _balance(game, game.layout(state.options), trial.areas, [])
-        state.areas = trial.areas
-        found = len(game.validate(state))
-        if _placed(trial.areas) > deck or found > faults:
-            state.areas = was
+        found = _put_in(game, reading, (a, i, j), Slot(None, True), faults)
+        if found is None:
             continue
         faults, changed = found, True
-        _move_on(reading, a, i, j)
         reading.doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}, card {j + 1}: index unreadable (the table holds fewer "
                                     f"cards than the game, and this fan's spacing fits one more card here)", a, i, j, "unreadable"))
     if changed:
@@ -3584,6 +3568,25 @@ def _backs_above(img: np.ndarray, reading: Reading, game: Game) -> None:
     if changed:
         reading.doubts[:] = [d for d in reading.doubts if not (d.kind == "count" and d.area is None)]
         _balance(game, game.layout(state.options), state.areas, reading.doubts)
+
+
+def _put_in(game: Game, reading: Reading, place: tuple[str, int, int], slot: Slot, faults: int) -> int | None:
+    """Put ``slot`` in at ``place`` of a fan (every later card a place on, and what the reading says of
+    them with it), unless the layout would then hold more cards than the game or the rules find more
+    fault than ``faults``: the rules' new count of faults, or None (nothing changed)."""
+    state = reading.state
+    a, i, j = place
+    was = state.areas
+    trial = state.copy()
+    trial.areas[a][i] = trial.areas[a][i][:j] + [slot] + trial.areas[a][i][j:]
+    _balance(game, game.layout(state.options), trial.areas, [])     # one unknown card fewer in the stock
+    state.areas = trial.areas
+    found = len(game.validate(state))
+    if _placed(trial.areas) > len(game.deck()) or found > faults:
+        state.areas = was
+        return None
+    _move_on(reading, a, i, j)
+    return found
 
 
 def _move_on(reading: Reading, area: str, pile: int, j: int) -> None:
