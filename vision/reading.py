@@ -31,6 +31,7 @@ import statistics
 from collections import Counter, defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -1796,7 +1797,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     kept = slots >= 0
     left_out = [c for c, k in zip(seen, slots) if k < 0]
     seen = [c for c, k in zip(seen, slots) if k >= 0]
-    slots = slots[slots >= 0]
+    slots = slots[kept]
     first_gap = None
     kept_at: list[int] = []   # the pile place each card kept lies at
     taken: set[int] = set()
@@ -1958,6 +1959,7 @@ class FanSpacing:
     at: list[int]
     holes: int
 
+    @cached_property
     def fewer(self) -> float:
         """How much worse (log-odds) the fan fits with one unreadable place fewer: with its last card seen a
         place nearer its first (one missed index fewer between cards seen), or with its first card seen a
@@ -2895,8 +2897,9 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
     1. More cards than the game has: the unreadable places the reader put where a fan seemed
        to skip an index are the weakest evidence; they go first, from the fans that run longest
        beyond what the deal (or the last photo) had there. A fan no longer than that gives up one
-       only where its spacing hardly holds it (``FanSpacing.fewer`` under ``HOLE_WEAK``; ``fans``
-       from ``compose``). Still too many: cards seen that fans do as well without (``SPARE_WITHIN``).
+       only where its spacing hardly holds it (``FanSpacing.fewer`` under ``HOLE_WEAK``, worked out
+       once a fan; ``fans`` from ``compose``). Still too many: cards seen that fans do as well
+       without (``SPARE_WITHIN``).
     2. Anything else the game's ``validate`` objects to (a fourth 7♠, two Senior Wrangler keys
        of one rank): the seen card whose blanking removes the most objections, least sure first,
        is marked unreadable, until nothing is objected to or nothing helps. Only cards the
@@ -2922,7 +2925,7 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         # excess is another guess's (a squared pile's depth)
         holes = [d for d in doubts if d.kind == "unreadable" and d.index is not None
                  and state.areas[d.area][d.pile][d.index].card is None
-                 and (over(d) > 0 or ((d.area, d.pile) in (fans or {}) and fans[(d.area, d.pile)].fewer() < HOLE_WEAK))]
+                 and (over(d) > 0 or ((d.area, d.pile) in (fans or {}) and fans[(d.area, d.pile)].fewer < HOLE_WEAK))]
         if not holes:
             break
         d = max(holes, key=lambda d: (over(d), d.index))
