@@ -414,7 +414,7 @@ def run_render(args) -> dict:
                 sights, weak = detect(image)
                 ddt = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak)
+                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
                 look_again(image, r)           # as read_layout does
                 dt = time.perf_counter() - t0
             # (with the detector, an index the render hides may still be read: counted apart only for the oracle)
@@ -500,7 +500,8 @@ def run_fixture(args) -> dict:
             sights = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()]
         else:
             sights, weak = detect(image)
-        r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]), weak=weak)
+        r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]), weak=weak,
+                           image=image if detect is not None else None)
         if detect is not None:
             look_again(image, r)       # as read_layout does
         c = compare(truth, r.state, r.doubts)

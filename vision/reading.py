@@ -85,6 +85,7 @@ class SeenCard:
     others: list[str] = field(default_factory=list)   # other labels read on the same card (a misread index)
     readings: dict[str, float] = field(default_factory=dict)   # label -> how likely its indices say it (Sighting.readings)
     first_read: str | None = None              # the label first read, when the rules made the reader take another
+    index_read: str | None = None              # the label its indices gave, when its pips showed the other suit of the colour
     crowd: int = 0                             # copies of its label first read in the layout, when more than the packs hold
 
 
@@ -2279,7 +2280,7 @@ AMBIGUITY = 0.02     # alignments whose scores differ by less than this are equa
 
 def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | None = None,
                    image_size: tuple[int, int] | None = None, options: dict | None = None,
-                   weak: Sequence[Any] = ()) -> Reading:
+                   weak: Sequence[Any] = (), image: np.ndarray | None = None) -> Reading:
     """Rebuild the state of ``game_id`` from sightings (the photo-free half of ``read_layout``).
 
     Several alignments of the layout may fit the cards about equally well
@@ -2292,6 +2293,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     ``weak`` are sightings below the reading threshold. They never place a
     card or move the layout; they only name a fan place where the fan's
     spacing says a card lies but no index was read (see ``fill_gaps``).
+
+    ``image``: the photo, when there is one: a card's big pips in view then weigh on its suit
+    (``suits_from_pips``).
     """
     game = get_game(game_id)
     options = game.check_options(options if options is not None else (previous.options if previous else {}))
@@ -2374,7 +2378,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if snug < MIN_SNUG and len(cards) >= SNUG_CARDS:
             loose = max(loose or (0.0, 0.0, 0), (snug, share, len(cards)))
             return
-        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak)
+        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak, image)
         # what the rules found impossible, before or after the repair, counts against an alignment
         problems = sum(1 for d in r.doubts if d.kind in RULE_KINDS)
         unread = sum(1 for d in r.doubts if d.kind == "unreadable")
@@ -2753,11 +2757,108 @@ def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
         changed.append(c)
 
 
+# Whether a card's big pips in view weigh on its suit (1) or not (0), and the least probability the index
+# is taken to give either suit of the colour (an index sure of the wrong suit still yields to clear pips).
+PIPS = 1
+PIP_FLOOR = 0.01
+PIP_CARDS = 4          # cards of a colour whose pips were judged, at least, for the pips to be believed
+PIP_CLEAR = 1.0        # a pip this sure (log-odds) of one suit says the card's pips disagree if another says the other
+PIP_SPLIT_SLACK = 1.0  # how much less evenly than the indices the pips may split a colour's cards
+_JUDGE: list = []
+
+
+def _pip_judge():
+    if not _JUDGE:
+        from .pips import PipJudge
+        _JUDGE.append(PipJudge.load())
+    return _JUDGE[0]
+
+
+def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCard]], H: np.ndarray) -> list[SeenCard]:
+    """Weigh the suit of each number card by the shape of its big pips in view.
+
+    Some decks' index suit signs are a few pixels of ink, and the classifier takes one suit of a colour
+    for the other; the pips in a card's body are several times larger. A card's view is cut from the
+    photo square on (its place on the table is known now), the parts other cards cover are masked,
+    and each whole pip there is judged (``vision.pips``). The log-odds add to the index's own odds of
+    the two suits of its colour; where they turn the balance, the card takes the other suit (it
+    remembers the indices' reading in ``index_read``) and its confidence is no more than the new odds give.
+    Returns the cards whose suit changed."""
+    from .pips import PARTNER as OTHER, PX, YES, COLOUR, card_view, pip_log_odds, PIPS_COUNTED
+
+    judge = _pip_judge()
+    changed: list[SeenCard] = []
+    cards = [c for cs in piles.values() for c in cs if c.table is not None]
+    if judge is None or not cards:
+        return changed
+    tl = {id(c): np.array(c.table) - INDEX_CENTRE for c in cards}
+    rank_of = {}
+    for c in cards:
+        try:
+            rank_of[id(c)] = Card.parse(c.label)
+        except ValueError:
+            continue
+    hw = np.array([1.0, CARD_ASPECT])
+    judged: list[tuple[SeenCard, str, str, str, float]] = []
+    for key, cs in piles.items():
+        for n, c in enumerate(cs):
+            card = rank_of.get(id(c))
+            if card is None or not 2 <= card.rank <= 10:
+                continue
+            here = tl[id(c)]
+            view = card_view(image, H, tuple(here), CARD_ASPECT)
+            hidden = (view[..., 0] == 0) & (view[..., 1] == 255) & (view[..., 2] == 0)
+            below = {id(x) for x in cs[:n]}
+            for o in cards:
+                if o is c or id(o) in below:
+                    continue
+                off = tl[id(o)] - here
+                if np.all(np.abs(off) < hw):
+                    x0, y0 = (off * PX).round().astype(int)
+                    hidden[max(0, y0):max(0, y0 + int(PX * CARD_ASPECT)), max(0, x0):max(0, x0 + PX)] = True
+            colour = COLOUR[card.suit]
+            odds = pip_log_odds(view, hidden, colour, judge)
+            strong = [o for o in odds if abs(o) >= PIP_CLEAR]
+            # one card's pips are all one suit: where they disagree, some are not pips (a shadow, a
+            # neighbour's edge, the cut-off part of a picture) and none is believed
+            if odds and not (any(o > 0 for o in strong) and any(o < 0 for o in strong)):
+                rank = c.label[:-1]
+                judged.append((c, colour, rank + YES[colour], rank + OTHER[YES[colour]],
+                               sum(sorted(odds, key=abs, reverse=True)[:PIPS_COUNTED])))
+    for colour in ("black", "red"):
+        mine = [j for j in judged if j[1] == colour]
+        if len(mine) < PIP_CARDS:
+            continue
+        # One deck draws its pips unlike any the judge learnt (thin-stemmed clubs blur into spades): then
+        # nearly all its pips say one suit. The suits of a deal split about evenly, so the pips are believed
+        # in a photo only where they split its cards at least as evenly as the indices do.
+        half = len(mine) / 2
+        by_pips = sum(1 for j in mine if j[4] > 0)
+        by_index = sum(1 for c, _, yes, no, _ in mine if c.label == yes)
+        if abs(by_pips - half) > abs(by_index - half) + PIP_SPLIT_SLACK:
+            continue
+        for c, _, yes, no, pips in mine:
+            p_yes = max(c.readings.get(yes, c.conf if c.label == yes else 0.0), PIP_FLOOR)
+            p_no = max(c.readings.get(no, c.conf if c.label == no else 0.0), PIP_FLOOR)
+            both = min(1.0, p_yes + p_no)
+            q = 1.0 / (1.0 + math.exp(-(math.log(p_yes / p_no) + pips)))
+            c.readings = dict(c.readings)
+            c.readings[yes], c.readings[no] = both * q, both * (1 - q)
+            label = yes if q >= 0.5 else no
+            if label != c.label:
+                c.index_read = c.index_read or c.label
+                changed.append(c)
+                c.label = label
+            c.conf = min(c.conf, both * max(q, 1 - q))
+    return changed
+
+
 def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
                   previous: State | None, image_size: tuple[int, int] | None, sightings: list,
-                  opp: np.ndarray = OPPOSITE, weak: Sequence[Any] = ()) -> Reading:
+                  opp: np.ndarray = OPPOSITE, weak: Sequence[Any] = (), image: np.ndarray | None = None) -> Reading:
     piles, stray = assign(cards, layout, H, opp)
     stray = assign_growing(stray, layout, piles)
+    by_pips = suits_from_pips(image, piles, H) if image is not None and PIPS else []
     settled = settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
     readings: dict = {}
@@ -2771,8 +2872,9 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
     repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals, fans)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
-    relabelled = settled if SUIT_FIRST else []      # (each remembers its first reading in first_read)
-    first = Counter(Card.parse(c.first_read).suit for c in relabelled)
+    # (each remembers its first reading in first_read; a suit the pips changed says the same of the deck)
+    relabelled = list({id(c): c for c in settled + by_pips}.values()) if SUIT_FIRST else []
+    first = Counter(Card.parse(c.index_read or c.first_read).suit for c in relabelled)
     now = Counter(Card.parse(c.label).suit for c in relabelled)
     doubts.extend(suit_doubts(state, Counter(c.suit for c in game.deck()), first - now, now - first))
     problems = game.validate(state)
@@ -3626,6 +3728,6 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
         sightings, weak = sightings_for_reading(img)
     except ImportError as e:
         raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
-    reading = read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options, weak)
+    reading = read_sightings(sightings, g.id, previous, (img.shape[1], img.shape[0]), options, weak, img)
     look_again(img, reading, previous)
     return reading
