@@ -193,6 +193,7 @@ class PipJudge:
 
 TOP, BOTTOM = 0.38, 0.62          # pip centres above TOP (card heights) stand upright, below BOTTOM upside down;
                                   # between, decks differ, so those pips are not judged
+ACE_HEIGHT = 0.65                 # an ace's one pip may be this tall (card widths)
 PIP_HEIGHT = (0.09, 0.42)         # a pip's height, card widths
 PIPS_COUNTED = 4                  # pips of one card judged (one card's pips are one shape: more say little more)
 LEVELS = (0.5, 0.7, 0.85)          # ink levels a pip is looked for at, lowest first
@@ -216,14 +217,16 @@ def ink(view: np.ndarray, colour: str) -> np.ndarray:
     """How much each pixel of a card's view is ``colour``'s ink (0 paper .. 1), against its own paper."""
     v = view.astype(np.float32)
     grey = v.mean(2)
-    paper = float(np.percentile(grey, 90))
+    flat = grey.ravel()
+    k = int(0.9 * (flat.size - 1))
+    paper = float(np.partition(flat, k)[k])          # (the 90th percentile, without a sort)
     if colour == "black":
         return np.clip((paper - grey) / max(paper * 0.6, 40.0), 0, 1) * (v.max(2) - v.min(2) < 60)
     redness = v[..., 2] - v[..., :2].max(2)
     return np.clip(redness / 110.0, 0, 1)
 
 
-def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJudge) -> list[float]:
+def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJudge, ace: bool = False) -> list[float]:
     """Each pip in view: its log-odds for ``YES[colour]`` against the other suit of the colour.
 
     ``hidden``: the view's pixels covered by other cards or outside the photo. A pip touching them is
@@ -232,6 +235,7 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
     import cv2
 
     m = ink(view, colour)
+    m[hidden] = 0.0          # (ink under another card is that card's, and ends a pip it cuts at its edge)
     h, w = m.shape
     blocked = cv2.dilate(hidden.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     taken = np.zeros((h, w), bool)
@@ -239,14 +243,16 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
     # blurred pips close together run into one blob at half ink: they part at a higher level
     for level in LEVELS:
         n, lab, st, _ = cv2.connectedComponentsWithStats((m >= level).astype(np.uint8), connectivity=8)
-        for k in range(1, n):
-            x, y, bw, bh, _ = (int(t) for t in st[k])
-            if x < 0.2 * w or x + bw > 0.8 * w or not PIP_HEIGHT[0] * w <= bh <= PIP_HEIGHT[1] * w:
+        x, y, bw, bh = st[:, 0], st[:, 1], st[:, 2], st[:, 3]
+        fits = (x >= 0.2 * w) & (x + bw <= 0.8 * w) & (bh >= PIP_HEIGHT[0] * w) & (bh <= (ACE_HEIGHT if ace else PIP_HEIGHT[1]) * w)
+        for k in np.flatnonzero(fits[1:]) + 1:
+            x, y, bw, bh = (int(t) for t in st[k, :4])
+            # (in the blob's own box, a pixel wider: the touching and marking below need no more)
+            y0, y1, x0, x1 = max(0, y - 1), min(h, y + bh + 1), max(0, x - 1), min(w, x + bw + 1)
+            mine = lab[y0:y1, x0:x1] == k
+            if taken[y0:y1, x0:x1][mine].any():
                 continue
-            mine = lab == k
-            if taken[mine].any():
-                continue
-            touch = np.flatnonzero((blocked & mine).any(axis=1))
+            touch = np.flatnonzero((blocked[y0:y1, x0:x1] & mine).any(axis=1)) + y0
             if len(touch):
                 # cut across by a card lying over its lower part (a fan's next card) and at least
                 # CUT_KEPT[0] of a pip's usual shape left; cut anywhere else, it is not judged
@@ -254,12 +260,12 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
                     continue
             elif not 0.5 <= bw / bh <= 1.6:
                 continue
-            taken |= cv2.dilate(mine.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            taken[y0:y1, x0:x1] |= cv2.dilate(mine.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             yc = (y + bh / 2) / h
-            if TOP <= yc <= BOTTOM:
+            if TOP <= yc <= BOTTOM and not ace:
                 continue
             cut = m[max(0, y - 1):y + bh + 1, max(0, x - 1):x + bw + 1]
-            if yc > BOTTOM:
+            if yc > BOTTOM and not ace:
                 cut = cut[::-1, ::-1]
             found.append(float(np.clip(judge.log_odds(cut, colour), -PIP_CAP, PIP_CAP)))
     return found

@@ -36,7 +36,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from advisor.cards import SUIT_SYMBOL, Card
+from advisor.cards import SUIT_NAME, SUIT_SYMBOL, Card
 from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, a_or_an, count_word, get_game
 
 # Where the top-left index centre lies on a card, in card widths from its top-left corner,
@@ -86,6 +86,7 @@ class SeenCard:
     readings: dict[str, float] = field(default_factory=dict)   # label -> how likely its indices say it (Sighting.readings)
     first_read: str | None = None              # the label first read, when the rules made the reader take another
     index_read: str | None = None              # the label its indices gave, when its pips showed the other suit of the colour
+    pips: int = 0                              # its pips judged (vision.pips)
     crowd: int = 0                             # copies of its label first read in the layout, when more than the packs hold
 
 
@@ -2109,6 +2110,11 @@ def _misread_doubt(area: str, i: int, j: int, c: SeenCard, doubts: list[Doubt]) 
             p, l = max(rivals)
             doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: read as {Card.parse(c.label).pretty}, "
                                 f"but it may be {Card.parse(l).pretty}", area, i, j, "low-confidence"))
+    if c.index_read and c.pips < PIPS_SURE:
+        was, now = Card.parse(c.index_read), Card.parse(c.label)
+        pips = "the pip in view looks" if c.pips == 1 else f"the {count_word(c.pips)} pips in view look"
+        doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: its index reads {was.pretty}, but {pips} like "
+                            f"{SUIT_NAME[now.suit]}: read as {now.pretty}: check it", area, i, j, "low-confidence"))
     if c.first_read:
         first, now = Card.parse(c.first_read).pretty, Card.parse(c.label).pretty
         doubts.append(Doubt(f"{area.replace('-', ' ')} {i + 1}, card {j + 1}: first read as {first}, but that is one {first} "
@@ -2761,6 +2767,7 @@ def settle_copies(cards: Sequence[SeenCard], limit: Counter) -> list[SeenCard]:
 # is taken to give either suit of the colour (an index sure of the wrong suit still yields to clear pips).
 PIPS = 1
 PIP_FLOOR = 0.01
+PIPS_SURE = 3          # a suit the pips changed on fewer pips than this stays a doubt
 PIP_CARDS = 4          # cards of a colour whose pips were judged, at least, for the pips to be believed
 PIP_CLEAR = 1.0        # a pip this sure (log-odds) of one suit says the card's pips disagree if another says the other
 PIP_SPLIT_SLACK = 1.0  # how much less evenly than the indices the pips may split a colour's cards
@@ -2792,6 +2799,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
     if judge is None or not cards:
         return changed
     tl = {id(c): np.array(c.table) - INDEX_CENTRE for c in cards}
+    corners = np.array([tl[id(c)] for c in cards])
     rank_of = {}
     for c in cards:
         try:
@@ -2803,21 +2811,20 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
     for key, cs in piles.items():
         for n, c in enumerate(cs):
             card = rank_of.get(id(c))
-            if card is None or not 2 <= card.rank <= 10:
+            if card is None or not 1 <= card.rank <= 10:
                 continue
             here = tl[id(c)]
             view = card_view(image, H, tuple(here), CARD_ASPECT)
             hidden = (view[..., 0] == 0) & (view[..., 1] == 255) & (view[..., 2] == 0)
-            below = {id(x) for x in cs[:n]}
-            for o in cards:
-                if o is c or id(o) in below:
+            below = {id(x) for x in cs[:n + 1]}
+            # every other card lying over this one's outline, but those before it in its own fan (beneath it)
+            for k in np.flatnonzero(np.all(np.abs(corners - here) < hw, axis=1)):
+                if id(cards[k]) in below:
                     continue
-                off = tl[id(o)] - here
-                if np.all(np.abs(off) < hw):
-                    x0, y0 = (off * PX).round().astype(int)
-                    hidden[max(0, y0):max(0, y0 + int(PX * CARD_ASPECT)), max(0, x0):max(0, x0 + PX)] = True
+                x0, y0 = ((corners[k] - here) * PX).round().astype(int)
+                hidden[max(0, y0):max(0, y0 + int(PX * CARD_ASPECT)), max(0, x0):max(0, x0 + PX)] = True
             colour = COLOUR[card.suit]
-            odds = pip_log_odds(view, hidden, colour, judge)
+            odds = pip_log_odds(view, hidden, colour, judge, ace=card.rank == 1)
             strong = [o for o in odds if abs(o) >= PIP_CLEAR]
             # one card's pips are all one suit: where they disagree, some are not pips (a shadow, a
             # neighbour's edge, the cut-off part of a picture) and none is believed
@@ -2825,6 +2832,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
                 rank = c.label[:-1]
                 judged.append((c, colour, rank + YES[colour], rank + OTHER[YES[colour]],
                                sum(sorted(odds, key=abs, reverse=True)[:PIPS_COUNTED])))
+                c.pips = len(odds)
     for colour in ("black", "red"):
         mine = [j for j in judged if j[1] == colour]
         if len(mine) < PIP_CARDS:

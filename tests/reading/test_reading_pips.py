@@ -68,6 +68,18 @@ def test_a_colour_whose_pips_all_say_one_suit_is_left_to_the_indices(monkeypatch
     import vision.pips
     read, truth, compare = _photo()
     without = read(False)
-    monkeypatch.setattr(vision.pips, "pip_log_odds", lambda view, hidden, colour, judge: [-3.0, -3.0])
+    monkeypatch.setattr(vision.pips, "pip_log_odds", lambda view, hidden, colour, judge, ace=False: [-3.0, -3.0])
     biased = read(True)
     assert _suits(biased.state) == _suits(without.state)
+
+
+def test_a_suit_changed_on_few_pips_stays_a_doubt_that_names_both_readings():
+    read, truth, compare = _photo()
+    with_pips = read(True)
+    now = _suits(with_pips.state)
+    few = [d for d in with_pips.doubts if "in view look" in d.message]
+    assert few
+    for d in few:
+        label = now[(d.area, d.pile, d.index)]
+        assert d.kind == "low-confidence" and label.endswith("c")
+        assert f"its index reads {label[:-1]}♠" in d.message and f"read as {label[:-1]}♣" in d.message
