@@ -193,7 +193,6 @@ class PipJudge:
 
 TOP, BOTTOM = 0.38, 0.62          # pip centres above TOP (card heights) stand upright, below BOTTOM upside down;
                                   # between, decks differ, so those pips are not judged
-ACE_HEIGHT = 0.65                 # an ace's one pip may be this tall (card widths)
 PIP_HEIGHT = (0.09, 0.42)         # a pip's height, card widths
 PIPS_COUNTED = 4                  # pips of one card judged (one card's pips are one shape: more say little more)
 LEVELS = (0.5, 0.7, 0.85)          # ink levels a pip is looked for at, lowest first
@@ -226,7 +225,7 @@ def ink(view: np.ndarray, colour: str) -> np.ndarray:
     return np.clip(redness / 110.0, 0, 1)
 
 
-def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJudge, ace: bool = False) -> list[float]:
+def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJudge) -> list[float]:
     """Each pip in view: its log-odds for ``YES[colour]`` against the other suit of the colour.
 
     ``hidden``: the view's pixels covered by other cards or outside the photo. A pip touching them is
@@ -244,7 +243,7 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
     for level in LEVELS:
         n, lab, st, _ = cv2.connectedComponentsWithStats((m >= level).astype(np.uint8), connectivity=8)
         x, y, bw, bh = st[:, 0], st[:, 1], st[:, 2], st[:, 3]
-        fits = (x >= 0.2 * w) & (x + bw <= 0.8 * w) & (bh >= PIP_HEIGHT[0] * w) & (bh <= (ACE_HEIGHT if ace else PIP_HEIGHT[1]) * w)
+        fits = (x >= 0.2 * w) & (x + bw <= 0.8 * w) & (bh >= PIP_HEIGHT[0] * w) & (bh <= PIP_HEIGHT[1] * w)
         for k in np.flatnonzero(fits[1:]) + 1:
             x, y, bw, bh = (int(t) for t in st[k, :4])
             # (in the blob's own box, a pixel wider: the touching and marking below need no more)
@@ -262,10 +261,10 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
                 continue
             taken[y0:y1, x0:x1] |= cv2.dilate(mine.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             yc = (y + bh / 2) / h
-            if TOP <= yc <= BOTTOM and not ace:
+            if TOP <= yc <= BOTTOM:
                 continue
             cut = m[max(0, y - 1):y + bh + 1, max(0, x - 1):x + bw + 1]
-            if yc > BOTTOM and not ace:
+            if yc > BOTTOM:
                 cut = cut[::-1, ::-1]
             found.append(float(np.clip(judge.log_odds(cut, colour), -PIP_CAP, PIP_CAP)))
     return found
