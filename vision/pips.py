@@ -203,7 +203,8 @@ PIP_CAP = 4.0                     # one pip's log-odds are held within this
 
 def card_view(image: np.ndarray, H: np.ndarray, top_left: tuple[float, float], aspect: float) -> np.ndarray:
     """The card whose top-left corner lies at ``top_left`` on the table (card widths; ``H`` maps the
-    table to the photo), seen square on at PX pixels per card width."""
+    table to the photo), seen square on at PX pixels per card width; what lies outside the photo is
+    pure green (BGR 0, 255, 0)."""
     import cv2
 
     S = np.array([[1.0 / PX, 0, top_left[0]], [0, 1.0 / PX, top_left[1]], [0, 0, 1]])

@@ -2822,6 +2822,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
                 continue
             here = tl[id(c)]
             view = card_view(image, H, tuple(here), CARD_ASPECT)
+            # (card_view paints what lies outside the photo pure green, a colour no ink or paper is)
             hidden = (view[..., 0] == 0) & (view[..., 1] == 255) & (view[..., 2] == 0)
             below = {id(x) for x in cs[:n + 1]}
             # every other card lying over this one's outline, but those before it in its own fan (beneath it)
