@@ -2796,7 +2796,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
     the two suits of its colour; where they turn the balance, the card takes the other suit (it
     remembers the indices' reading in ``index_read``) and its confidence is no more than the new odds give.
     Returns the cards whose suit changed."""
-    from .pips import PARTNER as OTHER, PX, YES, COLOUR, card_view, pip_log_odds, PIPS_COUNTED
+    from .pips import COLOUR, PIPS_COUNTED, PX, YES, card_view, pip_log_odds
 
     judge = _pip_judge()
     changed: list[SeenCard] = []
@@ -2838,7 +2838,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
             # neighbour's edge, the cut-off part of a picture) and none is believed
             if len(odds) >= PIPS_MIN and not (any(o > 0 for o in strong) and any(o < 0 for o in strong)):
                 rank = c.label[:-1]
-                judged.append((c, colour, rank + YES[colour], rank + OTHER[YES[colour]],
+                judged.append((c, colour, rank + YES[colour], rank + PARTNER[YES[colour]],
                                sum(sorted(odds, key=abs, reverse=True)[:PIPS_COUNTED])))
                 c.pips = len(odds)
     for colour in ("black", "red"):
