@@ -26,7 +26,6 @@ SIDE = 16                         # a pip's ink, scaled to SIDE x SIDE
 HIDDEN = 128                      # the judge's hidden units
 PX = 64                           # a card's canonical view: pixels per card width
 PIP_MODEL = Path(__file__).resolve().parent.parent / "models" / "pips.npz"
-PARTNER = {"c": "s", "s": "c", "h": "d", "d": "h"}
 # the suit each colour's model says yes to (its log-odds are for this suit against the other)
 YES = {"black": "c", "red": "d"}
 COLOUR = {"s": "black", "c": "black", "h": "red", "d": "red"}
