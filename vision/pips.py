@@ -65,8 +65,8 @@ def _drawn(suit: str, rng: np.random.Generator, px: int):
 
 
 def synthetic_pips(n: int, colour: str, seed: int = 0, fonts: Sequence[Path] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` pips of one colour's two suits drawn as a photo shows them (shrunk to 7-30 px tall,
-    stretched and turned a little, blurred, noisy): features (n, SIDE*SIDE+2) and 1 for the
+    """``n`` pips of one colour's two suits drawn as a photo shows them (shrunk to 4-30 px tall,
+    stretched and turned a little, blurred, noisy, some cut across their lower part): features (n, SIDE*SIDE+2) and 1 for the
     colour's ``YES`` suit, 0 for the other."""
     import cv2
 
@@ -200,16 +200,19 @@ CUT_KEPT = (0.45, 0.95)           # ...keeping this much of their height
 PIP_CAP = 4.0                     # one pip's log-odds are held within this
 
 
-def card_view(image: np.ndarray, H: np.ndarray, top_left: tuple[float, float], aspect: float) -> np.ndarray:
+def card_view(image: np.ndarray, H: np.ndarray, top_left: tuple[float, float], aspect: float
+              ) -> tuple[np.ndarray, np.ndarray]:
     """The card whose top-left corner lies at ``top_left`` on the table (card widths; ``H`` maps the
-    table to the photo), seen square on at PX pixels per card width; what lies outside the photo is
-    pure green (BGR 0, 255, 0)."""
+    table to the photo), seen square on at PX pixels per card width, and which of its pixels lie
+    outside the photo."""
     import cv2
 
     S = np.array([[1.0 / PX, 0, top_left[0]], [0, 1.0 / PX, top_left[1]], [0, 0, 1]])
-    return cv2.warpPerspective(image, H @ S, (PX, int(round(PX * aspect))),
+    # (outside the photo is painted pure green, a colour no ink or paper is)
+    view = cv2.warpPerspective(image, H @ S, (PX, int(round(PX * aspect))),
                                flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
                                borderValue=(0, 255, 0))
+    return view, (view[..., 0] == 0) & (view[..., 1] == 255) & (view[..., 2] == 0)
 
 
 def ink(view: np.ndarray, colour: str) -> np.ndarray:
@@ -263,7 +266,7 @@ def pip_log_odds(view: np.ndarray, hidden: np.ndarray, colour: str, judge: PipJu
             yc = (y + bh / 2) / h
             if TOP <= yc <= BOTTOM:
                 continue
-            cut = m[max(0, y - 1):y + bh + 1, max(0, x - 1):x + bw + 1]
+            cut = m[y0:y1, x0:x1]
             if yc > BOTTOM:
                 cut = cut[::-1, ::-1]
             found.append(float(np.clip(judge.log_odds(cut, colour), -PIP_CAP, PIP_CAP)))

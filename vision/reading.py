@@ -24,6 +24,7 @@ Geometry is in card widths on the table (see ``advisor.engine.Area``).
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import math
 import re
@@ -2776,14 +2777,12 @@ PIPS_SURE = 3          # a suit the pips changed on fewer pips than this stays a
 PIP_CARDS = 4          # cards of a colour whose pips were judged, at least, for the pips to be believed
 PIP_CLEAR = 1.0        # a pip this sure (log-odds) of one suit says the card's pips disagree if another says the other
 PIP_SPLIT_SLACK = 1.0  # how much less evenly than the indices the pips may split a colour's cards
-_JUDGE: list = []
 
 
+@functools.cache
 def _pip_judge():
-    if not _JUDGE:
-        from .pips import PipJudge
-        _JUDGE.append(PipJudge.load())
-    return _JUDGE[0]
+    from .pips import PipJudge
+    return PipJudge.load()
 
 
 def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCard]], H: np.ndarray) -> list[SeenCard]:
@@ -2803,8 +2802,8 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
     cards = [c for cs in piles.values() for c in cs if c.table is not None]
     if judge is None or not cards:
         return changed
-    tl = {id(c): np.array(c.table) - INDEX_CENTRE for c in cards}
-    corners = np.array([tl[id(c)] for c in cards])
+    corners = np.array([c.table for c in cards]) - INDEX_CENTRE     # each card's top-left corner on the table
+    at = {id(c): k for k, c in enumerate(cards)}
     rank_of = {}
     for c in cards:
         try:
@@ -2820,10 +2819,8 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
             # renders but read the real-dev deck's ace of clubs as spades, so aces are left to their index)
             if card is None or not 2 <= card.rank <= 10:
                 continue
-            here = tl[id(c)]
-            view = card_view(image, H, tuple(here), CARD_ASPECT)
-            # (card_view paints what lies outside the photo pure green, a colour no ink or paper is)
-            hidden = (view[..., 0] == 0) & (view[..., 1] == 255) & (view[..., 2] == 0)
+            here = corners[at[id(c)]]
+            view, hidden = card_view(image, H, tuple(here), CARD_ASPECT)
             below = {id(x) for x in cs[:n + 1]}
             # every other card lying over this one's outline, but those before it in its own fan (beneath it)
             for k in np.flatnonzero(np.all(np.abs(corners - here) < hw, axis=1)):
