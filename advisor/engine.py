@@ -489,6 +489,18 @@ class Game(ABC):
         """
         return None
 
+    def settle_unseen(self, state: State) -> list[str]:
+        """Split the cards no photo can count among the places out of sight as the rules require.
+
+        ``state`` is a first photo's reading, every card it could not place lying in the stock (or
+        other out-of-sight area) and each squared pile as deep as the deal or the rules made it.
+        Where the rules fix how those cards must be split (Interregnum's stock goes out eight at a
+        time onto the lowest row, so the cards beyond a whole number of rows lie under that row),
+        move unknown cards from one unseen place to another so the split is one they allow, and say
+        in words what was assumed. By default nothing is moved.
+        """
+        return []
+
     def allowed_faces(self, state: State, loc: Loc) -> frozenset[tuple[int, str]] | None:
         """The (rank, suit) faces the rules allow anywhere in the pile at ``loc``, or None where any
         card may lie there (Kings: a king's column holds only its own suit).

@@ -209,6 +209,32 @@ class Interregnum(Game):
             return None
         return (top.rank - above[0].card.rank - 1) % 13
 
+    def settle_unseen(self, state: State) -> list[str]:
+        """The stock goes out a row of eight at a time, so it holds a multiple of eight cards; the cards
+        a photo cannot count beyond that lie under the lowest row's top cards (rows dealt over them),
+        one more under each pile in turn, as far as the rows dealt allow."""
+        stock, bottom = state.areas.get("stock"), state.areas.get("bottom")
+        if not stock or len(stock) != 1 or not bottom or len(bottom) != ROW:
+            return []
+        n = len(stock[0])
+        keep = min(STOCK_SIZE, n // ROW * ROW)
+        if keep == n or any(s.card is not None for s in stock[0][keep:]):
+            return []
+        dealt = (STOCK_SIZE - keep) // ROW
+        room = {i: dealt + 1 - len(p) for i, p in enumerate(bottom) if p}   # (an empty place has nothing under it)
+        moved = 0
+        while moved < n - keep and any(r > 0 for r in room.values()):
+            for i, r in room.items():
+                if r > 0 and moved < n - keep:
+                    bottom[i].insert(0, Slot(None, True))
+                    room[i] -= 1
+                    moved += 1
+        if not moved:
+            return []
+        del stock[0][n - moved:]
+        return [f"{moved} card(s) assumed under the lowest row's top cards, so that the stock holds "
+                f"{len(stock[0])} (it is dealt eight at a time): how deep each pile is cannot be seen"]
+
     def completion(self, state: State) -> float:
         """The protocol's progress measure: this game's own ``progress``."""
         return self.progress(state)

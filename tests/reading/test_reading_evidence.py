@@ -1025,3 +1025,45 @@ def test_fans_that_fit_one_more_card_get_an_unreadable_place_while_the_table_is_
     before = read_twice()
     assert before.state.card_count() == r.state.card_count() - 2
     assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"] + 5
+
+
+def test_a_card_too_many_does_not_take_a_missed_index_its_fan_plainly_shows(monkeypatch):
+    # Through the detector, a mid-game Captain Spaulding photo held one card more than the game's 104: a
+    # box between two indices of column 5 was read as a 6♥ of its own. Column 1 had a missed index plain
+    # from its spacing, and being longer than dealt, it gave up that place, moving its later cards a place
+    # up. Now a fan longer than dealt gives up a place only where its spacing fits one fewer about as well
+    # (``HOLE_OVER_WEAK``), and the card its fan does without goes instead.
+    import vision.reading
+    read, truth, compare = _fixture_photo("captain-spaulding-hole-or-phantom-sightings.json", "captain-spaulding")
+    labels = lambda pile: [s.card.label if s.card else None for s in pile]  # noqa: E731
+    r = read()
+    assert r.state is not None, r.message
+    assert [len(p) for p in r.state.areas["column"]] == [len(p) for p in truth.areas["column"]]
+    assert labels(r.state.areas["column"][0])[1] is None                 # the missed index stays, unread
+    assert labels(r.state.areas["column"][4]) == labels(truth.areas["column"][4])
+    assert any(d.kind == "count" and (d.area, d.pile) == ("column", 4) and "6♥" in d.message for d in r.doubts)
+    row = compare(truth, r.state, r.doubts)
+    monkeypatch.setattr(vision.reading, "HOLE_OVER_WEAK", math.inf)
+    before = read()
+    assert len(before.state.areas["column"][0]) == len(truth.areas["column"][0]) - 1
+    assert "6h" in labels(before.state.areas["column"][4])
+    assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
+
+
+def test_an_interregnum_stock_that_cannot_be_dealt_by_eights_moves_cards_under_the_lowest_row_not_a_card_name(monkeypatch):
+    # Through the detector, a mid-game Interregnum photo read right card for card. The cards under the
+    # lowest row's tops cannot be seen, so they were counted in the stock: 70 cards, which no deal of
+    # eight at a time leaves, and the rules' objection was met by reading the first packet's K♠ as a J♠
+    # (a shallower packet, a stock of 72). The game now splits the uncounted cards itself (``settle_unseen``).
+    from advisor.engine import get_game
+    read, truth, compare = _fixture_photo("interregnum-stock-by-eights-sightings.json", "interregnum")
+    r = read()
+    assert r.state is not None, r.message
+    assert compare(truth, r.state, r.doubts)["wrong"] == 0
+    assert len(r.state.areas["stock"][0]) % 8 == 0 and get_game("interregnum").validate(r.state) == []
+    assert any(d.kind == "assumed" and "under the lowest row" in d.message for d in r.doubts)
+    monkeypatch.setattr(type(get_game("interregnum")), "settle_unseen", lambda self, state: [])
+    before = read()
+    assert before.state.areas["interregnum"][0][-1].card.label == "Js"
+    assert any(d.kind == "relabelled" and "eight at a time" in d.message for d in before.doubts)
+    assert compare(truth, before.state, before.doubts)["wrong"] == 1

@@ -8,7 +8,7 @@ import pytest
 
 from advisor.cards import RANK_LABEL, SUITS, Card, full_deck
 from advisor.catalogue import fact
-from advisor.engine import Board, Loc, Move, MoveError, State, StateError, get_game
+from advisor.engine import Board, Loc, Move, MoveError, Slot, State, StateError, get_game
 
 G = get_game("interregnum")
 
@@ -267,3 +267,30 @@ def test_a_packets_top_card_tells_its_depth():
     assert G.depth_under(s, Loc("interregnum", 2), Card.parse("4h")) == 4
     assert G.depth_under(s, Loc("interregnum", 2), Card.parse("Kh")) == 0
     assert G.depth_under(s, Loc("bottom", 0), Card.parse("9d")) is None
+
+
+def test_a_photo_reading_puts_the_uncounted_cards_under_the_lowest_row_so_the_stock_goes_by_eights():
+    # Two rows dealt (stock 72) and three cards built: the lowest row holds 21 cards, of which a photo
+    # shows the eight on top. Read from the photo, the 13 beneath seem to be in the stock (85 cards),
+    # which no deal of eight at a time leaves; the cards beyond 80 lie under the lowest row instead.
+    inter = [[] for _ in range(8)]
+    inter[2] = packet_under(12, 3)
+    top = ["7s", "Ad", "Qs", "5c", "6h", "8d", "Jc", "Ks"]
+    tops = [["9d"], ["2c"], ["9c"], ["4d"], ["5s"], ["10h"], ["10c"], ["Jd"]]
+    seen = make(top, tops, inter, stock=80)
+    seen.areas["stock"][0].extend(seen.areas["stock"][0][:5])
+    assert seen.card_count() == 104 and any("eight at a time" in p for p in G.validate(seen))
+    words = G.settle_unseen(seen)
+    assert len(seen.areas["stock"][0]) == 80
+    assert [len(p) for p in seen.areas["bottom"]] == [2, 2, 2, 2, 2, 1, 1, 1]
+    assert [p[-1].card.label for p in seen.areas["bottom"]] == [p[0] for p in tops]
+    assert all(p[0].card is None for p in seen.areas["bottom"][:5])
+    assert seen.card_count() == 104 and G.validate(seen) == []
+    assert words and "5 card(s)" in words[0] and "stock holds 80" in words[0]
+    # a stock that goes by eights already, and an empty place (nothing can lie under it), are left alone
+    fine = make(top, tops, inter, stock=80)
+    assert G.settle_unseen(fine) == [] and len(fine.areas["stock"][0]) == 80
+    gap = make(top, [["9d"], [], [], [], [], [], [], []], stock=80)
+    gap.areas["stock"][0].extend([Slot(None, False)] * 3)
+    G.settle_unseen(gap)
+    assert [len(p) for p in gap.areas["bottom"]] == [2, 0, 0, 0, 0, 0, 0, 0] and len(gap.areas["stock"][0]) == 82
