@@ -1658,19 +1658,19 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         squared = [k for k, v in piles.items() if layout[k[0]].fan == (0.0, 0.0) and v]
         tops = {k: len(state.areas[k[0]][k[1]]) - 1 for k in squared}
         doubts.extend(_fit_depths(game, state, squared))
-        _tops_moved(state, tops, conf, readings, rivals)
+        _tops_moved(state, tops, doubts, conf, readings, rivals)
     # Cards the deck holds that are nowhere: they must be in an out-of-view pile.
     _balance(game, layout, state.areas, doubts)
     if previous is None:
         # (and split among the out-of-view places as the rules require: an Interregnum stock of 70 is impossible)
         tops = {(a.name, i): len(p) - 1 for a in layout.areas if a.fan == (0.0, 0.0) for i, p in enumerate(state.areas[a.name])}
         doubts.extend(Doubt(words, kind="assumed") for words in game.settle_unseen(state))
-        _tops_moved(state, tops, conf, readings, rivals)
+        _tops_moved(state, tops, doubts, conf, readings, rivals)
     return state, conf, doubts
 
 
-def _tops_moved(state: State, tops: dict[tuple[str, int], int], conf: dict, *by_place: dict | None) -> None:
-    """Squared piles whose depth changed: their top card's evidence (``tops``: its place before) follows it."""
+def _tops_moved(state: State, tops: dict[tuple[str, int], int], doubts: list[Doubt], conf: dict, *by_place: dict | None) -> None:
+    """Squared piles whose depth changed: their top card's evidence and doubts (``tops``: its place before) follow it."""
     for (a, i), j in tops.items():
         now = len(state.areas[a][i]) - 1
         if now == j:
@@ -1680,6 +1680,12 @@ def _tops_moved(state: State, tops: dict[tuple[str, int], int], conf: dict, *by_
         for d in by_place:
             if d is not None and (a, i, j) in d:
                 d[(a, i, now)] = d.pop((a, i, j))
+        for d in doubts:
+            if (d.area, d.pile, d.index) == (a, i, j):
+                d.index = now
+                # (the words name the place too: "bottom 2, card 1" for a card now second in its pile)
+                for name in {a, a.replace("-", " ")}:
+                    d.message = d.message.replace(f"{name} {i + 1}, card {j + 1}:", f"{name} {i + 1}, card {now + 1}:")
 
 
 # Fan steps: two cards of one label read closer than this along one fan are one index read twice.

@@ -1067,3 +1067,19 @@ def test_an_interregnum_stock_that_cannot_be_dealt_by_eights_moves_cards_under_t
     assert before.state.areas["interregnum"][0][-1].card.label == "Js"
     assert any(d.kind == "relabelled" and "eight at a time" in d.message for d in before.doubts)
     assert compare(truth, before.state, before.doubts)["wrong"] == 1
+
+
+def test_the_doubts_on_a_squared_piles_top_card_follow_it_when_the_pile_is_deepened():
+    # Through the detector, an Interregnum photo whose lowest-row tops 2 and 4 are read unsure. The reader
+    # lays uncounted cards under them (``Game.settle_unseen``), so each top card is now its pile's second
+    # card; its doubts were left pointing at the first place (a card no one can see), and a doubt on an
+    # unseen place flags nothing on the page. Every doubt now names the place of the card it is about.
+    read, truth, compare = _fixture_photo("interregnum-doubts-follow-tops-sightings.json", "interregnum")
+    r = read()
+    assert r.state is not None, r.message
+    placed = [d for d in r.doubts if d.index is not None]
+    assert placed and all(d.index < len(r.state.areas[d.area][d.pile]) for d in placed)
+    assert all(r.state.areas[d.area][d.pile][d.index].card is not None for d in placed)
+    moved = [d for d in placed if d.area == "bottom" and d.index > 0]
+    assert {d.pile for d in moved} == {1, 3}
+    assert all(d.index == len(r.state.areas["bottom"][d.pile]) - 1 and f"card {d.index + 1}:" in d.message for d in moved)
