@@ -3030,11 +3030,11 @@ HOLE_WEAK = 1.0
 # fans outgrow the deal, so being longer says nothing of whether a place is missed; a card or two too many
 # more often come from a box between two indices read as a card of its own (then ``_leave_out_spares``
 # finds it). On the cached held-out renders of seeds 1000-1039, wrong cards 1 670 -> 1 559 and 1 459 -> 1 448
-# (Captain Spaulding and Senior Wrangler most; at 2.0 one Pendulum photo flipped to another alignment).
+# without the limit below (Captain Spaulding and Senior Wrangler most; at 2.0 a Pendulum photo flipped alignment).
 HOLE_OVER_WEAK = 2.5
 # Readings more cards too many than this (an alignment read wrong: Pendulum's wrong ones hold 20-80 too many)
 # drop unreadable places as before: there the rule only reshuffled which wrong alignment won, and which
-# alignments were tried next (Pendulum seeds 1040-1199: 937 -> 1 056 wrong cards without it, 864 with it).
+# alignments were tried next (Pendulum seeds 1040-1199: 937 -> 1 056 wrong cards without it, 885 with it).
 HOLE_FEW_EXCESS = 6
 
 
