@@ -221,18 +221,15 @@ class Interregnum(Game):
         if keep == n or any(s.card is not None for s in stock[0][keep:]):
             return []
         dealt = (STOCK_SIZE - keep) // ROW
-        room = {i: dealt + 1 - len(p) for i, p in enumerate(bottom) if p}   # (an empty place has nothing under it)
-        moved = 0
-        while moved < n - keep and any(r > 0 for r in room.values()):
-            for i, r in room.items():
-                if r > 0 and moved < n - keep:
-                    bottom[i].insert(0, Slot(None, True))
-                    room[i] -= 1
-                    moved += 1
-        if not moved:
+        # round by round, one card under each pile that can still hold one (an empty place has nothing under it)
+        lengths = [len(p) for p in bottom]
+        under = [i for rnd in range(dealt + 1) for i, k in enumerate(lengths) if k and k + rnd <= dealt][:n - keep]
+        if not under:
             return []
-        del stock[0][n - moved:]
-        return [f"{moved} card(s) assumed under the lowest row's top cards, so that the stock holds "
+        for i in under:
+            bottom[i].insert(0, Slot(None, True))
+        del stock[0][n - len(under):]
+        return [f"{len(under)} card(s) assumed under the lowest row's top cards, so that the stock holds "
                 f"{len(stock[0])} (it is dealt eight at a time): how deep each pile is cannot be seen"]
 
     def completion(self, state: State) -> float:
