@@ -1688,8 +1688,13 @@ def _tops_moved(state: State, tops: dict[tuple[str, int], int], doubts: list[Dou
                     d.message = d.message.replace(f"{name} {i + 1}, card {j + 1}:", f"{name} {i + 1}, card {now + 1}:")
 
 
-# Fan steps: two cards of one label read closer than this along one fan are one index read twice.
-REPEAT = 0.6
+# Fan steps (the layout's): two cards of one label read closer than this along one fan are one index read
+# twice. A box on a court card's figure or a second box on one index lies 0.6-0.8 of a step below the index;
+# two copies of a card in a fan lie about a step apart (a copy lost so is rarer than a repeat kept). Held-out
+# renders through the detector, seeds 1000-1019 / 1020-1039, wrong cards: 0.6 1 568 / 1 441, 0.7 1 530 / 1 428,
+# 0.8 1 521 / 1 418, 0.9 1 556 / 1 430. Merging only weak repeats in 0.6-0.8, or measuring against the photo's
+# own step (``_area_step``), did no better.
+REPEAT = 0.8
 
 
 def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
@@ -1699,7 +1704,7 @@ def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
     box one index twice, the second box straddling the next card's index. Kept as two
     cards, the repeat takes a fan place of its own, and every card after it is read a
     place too far (Senior Wrangler, rendered: whole columns a place off). Two copies of
-    one card lie a full step apart or more, so a repeat this close is one card; the
+    one card lie about a full step apart, so a repeat this close is one card; the
     surer reading keeps its place.
     """
     out: list[SeenCard] = []

@@ -1083,3 +1083,21 @@ def test_the_doubts_on_a_squared_piles_top_card_follow_it_when_the_pile_is_deepe
     moved = [d for d in placed if d.area == "bottom" and d.index > 0]
     assert {d.pile for d in moved} == {1, 3}
     assert all(d.index == len(r.state.areas["bottom"][d.pile]) - 1 and f"card {d.index + 1}:" in d.message for d in moved)
+
+
+def test_an_index_boxed_twice_two_thirds_of_a_step_apart_is_one_card(monkeypatch):
+    # Through the detector, column 4's Q♣ (kde-jolly-royal) was boxed twice, the second box 0.64 of the
+    # layout's fan step below the first. Taken for two cards, the repeat took a fan place of its own and the
+    # column was read three places too long, its lower cards out of place. Repeats closer than 0.8 of a step
+    # are now one card (``REPEAT``); two copies of a card in one fan lie a step apart.
+    import vision.reading
+    read, truth, compare = _fixture_photo("senior-wrangler-index-read-twice-sightings.json", "senior-wrangler")
+    r = read()
+    assert r.state is not None, r.message
+    column = [s.card.label if s.card else None for s in r.state.areas["column"][3]]
+    assert len(column) == len(truth.areas["column"][3])
+    assert column.count("Qc") == 1
+    monkeypatch.setattr(vision.reading, "REPEAT", 0.6)
+    before = read()
+    assert [s.card.label if s.card else None for s in before.state.areas["column"][3]].count("Qc") == 2
+    assert compare(truth, before.state, before.doubts)["wrong"] > compare(truth, r.state, r.doubts)["wrong"]
