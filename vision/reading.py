@@ -1689,7 +1689,7 @@ def _tops_moved(state: State, tops: dict[tuple[str, int], int], doubts: list[Dou
 
 
 # Fan steps (the layout's): two cards of one label read closer than this along one fan are one index read
-# twice. A box on a court card's figure or a second box on one index lies 0.6-0.8 of a step below the index;
+# twice. A second box read on one card (seen: J, Q, A) can lie 0.6-0.8 of a step below its index;
 # two copies of a card in a fan lie about a step apart (a copy lost so is rarer than a repeat kept). Held-out
 # renders through the detector, seeds 1000-1019 / 1020-1039, wrong cards: 0.6 1 568 / 1 441, 0.7 1 530 / 1 428,
 # 0.8 1 521 / 1 418, 0.9 1 556 / 1 430. Merging only weak repeats in 0.6-0.8, or measuring against the photo's
