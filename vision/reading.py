@@ -1688,13 +1688,17 @@ def _tops_moved(state: State, tops: dict[tuple[str, int], int], doubts: list[Dou
                     d.message = d.message.replace(f"{name} {i + 1}, card {j + 1}:", f"{name} {i + 1}, card {now + 1}:")
 
 
-# Fan steps (the layout's): two cards of one label read closer than this along one fan are one index read
-# twice. A second box read on one card (seen: J, Q, A) can lie 0.6-0.8 of a step below its index;
-# two copies of a card in a fan lie about a step apart (a copy lost so is rarer than a repeat kept). Held-out
-# renders through the detector, seeds 1000-1019 / 1020-1039, wrong cards: 0.6 1 568 / 1 441, 0.7 1 530 / 1 428,
-# 0.8 1 521 / 1 418, 0.9 1 556 / 1 430. Merging only weak repeats in 0.6-0.8, or measuring against the photo's
-# own step (``_area_step``), did no better.
+# Fan steps (the layout's): two cards of one label read closer than REPEAT_SURE along one fan are one index
+# read twice; up to REPEAT they are one where either reading is less than REPEAT_CONF sure. A second box read
+# on one card (seen: J, Q, A) can lie 0.6-0.8 of a step below its index, and so can two copies of a card lying
+# next to each other in a fan, read a little off their places; those are mostly both read surely. Held-out
+# renders through the detector, seeds 1000-1019 / 1020-1039, wrong cards: 0.6 alone 1 568 / 1 441; up to 0.7,
+# 0.8, 0.9 and 1.0 whatever the readings' odds 1 530 / 1 428, 1 521 / 1 418, 1 556 / 1 430, 1 563 / 1 434;
+# up to 0.8 below 0.6 sure 1 521 / 1 414 (0.4: 1 552 / 1 413; 0.3: 1 546 / 1 425). Letting the fan's spacing
+# decide instead (merged where it fits better without the weaker reading) gave 1 541 / 1 435.
+REPEAT_SURE = 0.6
 REPEAT = 0.8
+REPEAT_CONF = 0.6
 
 
 def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
@@ -1705,13 +1709,15 @@ def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
     cards, the repeat takes a fan place of its own, and every card after it is read a
     place too far (Senior Wrangler, rendered: whole columns a place off). Two copies of
     one card lie about a full step apart, so a repeat this close is one card; the
-    surer reading keeps its place.
+    surer reading keeps its place. Between ``REPEAT_SURE`` and ``REPEAT`` steps apart two
+    sure readings are left as two copies of the card.
     """
     out: list[SeenCard] = []
     for c in seen:
         last = out[-1] if out else None
-        if (last is not None and _read_alike(c, last) and c.along is not None and last.along is not None
-                and abs(c.along - last.along) < REPEAT * flen):
+        gap = abs(c.along - last.along) if last is not None and c.along is not None and last.along is not None else None
+        if gap is not None and _read_alike(c, last) and (
+                gap < REPEAT_SURE * flen or (gap < REPEAT * flen and min(c.conf, last.conf) < REPEAT_CONF)):
             keep, other = (last, c) if last.conf >= c.conf else (c, last)
             keep.boxes = last.boxes + c.boxes
             _keep_likeliest(keep.readings, other.readings.items())

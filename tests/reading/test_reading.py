@@ -518,6 +518,19 @@ def test_a_fan_card_read_twice_is_one_card_even_after_the_rules_relabelled_the_r
     assert len(merge_repeats(twins, 0.3)) == 2
 
 
+def test_a_repeat_three_quarters_of_a_step_on_is_one_card_unless_both_readings_are_sure():
+    from vision.reading import SeenCard, merge_repeats
+    # Senior Wrangler seed 1006 (gnome-plastic) through the detector, column 8: J♥ read at 1.712 (11% sure)
+    # and again at 1.904, 0.64 of the fan step of 0.3 on; the true column holds one J♥ there.
+    fan = [SeenCard("2d", (0.0, 0.0), 0.79, along=1.514), SeenCard("Jh", (0.0, 0.0), 0.11, along=1.712),
+           SeenCard("Jh", (0.0, 0.0), 0.35, along=1.904), SeenCard("6s", (0.0, 0.0), 0.59, along=2.213)]
+    assert [(c.label, c.along) for c in merge_repeats(fan, 0.3)] == [("2d", 1.514), ("Jh", 1.904), ("6s", 2.213)]
+    # two copies of K♦ dealt one on the other, both read surely, their boxes 0.75 of a step apart: two cards
+    twins = [SeenCard("Kd", (0.0, 0.0), 0.95, along=0.045), SeenCard("Kd", (0.0, 0.0), 0.95, along=0.269),
+             SeenCard("3d", (0.0, 0.0), 0.95, along=0.621)]
+    assert len(merge_repeats(twins, 0.3)) == 3
+
+
 def test_fan_places_leave_out_a_weak_box_between_two_cards():
     from vision.reading import _fan_fit
     # Senior Wrangler seed 1009 (kde-jolly-royal) through the detector, column 7 on the table: 14 cards
