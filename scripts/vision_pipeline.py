@@ -4,8 +4,9 @@
     .venv/bin/python scripts/vision_pipeline.py --work data/vision --out models/
 
 Steps (each prints progress; data steps are skipped when their output already exists):
-  1. install the Debian deck packages (apt-get, needs root) and render the decks
-     with rsvg-convert to <work>/decks/<deck>/<label>.png
+  1. install the Debian deck packages (apt-get, needs root), fetch the npm registry's
+     decks by package name (npm pack; --no-npm-decks leaves them out) and render the
+     decks with rsvg-convert to <work>/decks/<deck>/<label>.png
   2. generate synthetic scenes (YOLO format): train + val from the training
      decks, a held-out set from the held-out decks (vision.decks), and extra
      training scenes from decks drawn in the system fonts (vision.font_decks)
@@ -51,9 +52,17 @@ def log(msg: str) -> None:
 def step_decks(work: Path, decks: list[str]) -> None:
     from vision import decks as D
     D.install_packages()
+    if any(n in D.NPM_DECKS for n in decks):
+        D.install_npm()
     files = D.deck_files()
     out = work / "decks"
     for i, name in enumerate(decks):
+        if name in D.NPM_DECKS:
+            d = out / name
+            if not (d.is_dir() and len(list(d.glob("*.png"))) >= 52):
+                n = D.render_npm_deck(name, out, work / "npm")
+                log(f"rendered {name} (npm): {n} cards ({i + 1}/{len(decks)})")
+            continue
         if name not in files:
             raise SystemExit(f"deck {name} not found (is the Debian package installed?)")
         d = out / name
@@ -254,7 +263,7 @@ def choose_score(model: Path, val: Path, names: Path) -> dict:
 
 def main(argv=None) -> int:
     from vision.classifier import CROP
-    from vision.decks import HELDOUT_DECKS, LABELS, TRAIN_DECKS
+    from vision.decks import HELDOUT_DECKS, LABELS, NPM_DECKS, TRAIN_DECKS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=str(ROOT / "data" / "vision"), help="data + runs folder (not committed)")
     ap.add_argument("--out", default=str(ROOT / "models"), help="where weights and metrics go")
@@ -286,6 +295,9 @@ def main(argv=None) -> int:
                     help="extra training scenes from decks drawn in the system fonts, with font or drawn suit signs "
                          "(vision.font_decks), for more index styles; validation and held-out scenes stay Debian "
                          "artwork (0: none)")
+    ap.add_argument("--npm-decks", action=argparse.BooleanOptionalAction, default=True,
+                    help="train on the npm registry's decks too (vision.decks.NPM_DECKS, fetched with npm); "
+                         "the models committed up to session 36 were trained without them")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--real-dev", default=str(ROOT.parent / "shared" / "real-dev" / "eyeplay"))
@@ -301,7 +313,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     a.views = [v for v in a.views.split(",") if v]
     work, out = Path(a.work), Path(a.out)
-    train_decks, held = list(TRAIN_DECKS), list(HELDOUT_DECKS)
+    train_decks, held = list(TRAIN_DECKS) + (list(NPM_DECKS) if a.npm_decks else []), list(HELDOUT_DECKS)
     if a.smoke:
         a.images, a.val_images, a.epochs, a.imgsz, a.size, a.batch, a.cls_epochs = 8, 4, 1, 160, 320, 4, 1
     work.mkdir(parents=True, exist_ok=True)

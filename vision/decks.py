@@ -59,6 +59,23 @@ TRAIN_DECKS: list[str] = [
 # Kept out of training: each has its own artwork family.
 HELDOUT_DECKS: list[str] = ["kde-penguins", "kde-jolly-royal", "gnome-plastic", "gnome-orell"]
 
+# Decks from the npm registry, one SVG file a card: deck name -> (package@version, folder in the
+# package, file name pattern with {rank} and {suit}, the package's rank names, its suit names).
+# Fetched by name with ``npm pack`` in the data step (:func:`fetch_npm_deck`). Both packages are free
+# (MIT; LGPL-3.0) and draw standard French indices; the first is a jumbo-index deck, which no Debian
+# deck is.
+_HERUKA = ("@heruka_urgyen/react-playing-cards@0.5.0",
+           {"A": "A", "K": "K", "Q": "Q", "J": "J", "10": "T", **{str(n): str(n) for n in range(2, 10)}},
+           {"s": "S", "h": "H", "d": "D", "c": "C"})
+_TOUATI = ("@younestouati/playing-cards-standard-deck@3.0.0",
+           {"A": "1", "K": "13", "Q": "12", "J": "11", **{str(n): str(n) for n in range(2, 11)}},
+           {"s": "s", "h": "h", "d": "d", "c": "c"})
+NPM_DECKS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
+    "npm-heruka-jumbo": (_HERUKA[0], "package/src/images/2color-bf", "{rank}{suit}.svg", *_HERUKA[1:]),
+    "npm-heruka": (_HERUKA[0], "package/src/images/2color", "{rank}{suit}.svg", *_HERUKA[1:]),
+    "npm-touati": (_TOUATI[0], "package/cards", "{rank}{suit}.svg", *_TOUATI[1:]),
+}
+
 
 def deck_files() -> dict[str, Path]:
     """Map a deck name (``gnome-anglo``, ``kde-oxygen``) to its SVG(Z) file."""
@@ -90,6 +107,16 @@ def install_packages() -> None:
     wait = ["-o", "DPkg::Lock::Timeout=600"]     # another apt run may hold the dpkg lock
     subprocess.run(["apt-get", *wait, "update", "-q"], check=True, env=env)
     subprocess.run(["apt-get", *wait, "install", "-y", "-q", *DEBIAN_PACKAGES], check=True, env=env)
+
+
+def install_npm() -> None:
+    """Install npm (Debian's package), which fetches the npm registry's decks (needs root)."""
+    if shutil.which("npm"):
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    wait = ["-o", "DPkg::Lock::Timeout=600"]
+    subprocess.run(["apt-get", *wait, "update", "-q"], check=True, env=env)
+    subprocess.run(["apt-get", *wait, "install", "-y", "-q", "npm"], check=True, env=env)
 
 
 def _read_svg(path: Path) -> str:
@@ -176,3 +203,54 @@ def render_deck(name: str, svg: Path, out_dir: Path, width: int = 400, workers: 
     with ThreadPoolExecutor(workers) as ex:
         ok = list(ex.map(_render_one, jobs))
     return sum(ok)
+
+
+def fetch_npm_deck(name: str, cache: Path) -> dict[str, Path]:
+    """The card files (label -> SVG) of npm deck ``name``, fetched into ``cache`` with ``npm pack``
+    unless already there. Raises RuntimeError naming the package when npm is missing or fails."""
+    import tarfile
+    spec, folder, pattern, ranks, suits = NPM_DECKS[name]
+    root = cache / spec.replace("/", "_").replace("@", "")
+    if not (root / folder).is_dir():
+        if shutil.which("npm") is None:
+            raise RuntimeError(f"npm is needed to fetch the deck {name} ({spec}); install it (apt-get install npm)")
+        root.mkdir(parents=True, exist_ok=True)
+        r = subprocess.run(["npm", "pack", spec, "--silent", "--pack-destination", str(root)],
+                           capture_output=True, text=True)
+        tgz = sorted(root.glob("*.tgz"))
+        if r.returncode != 0 or not tgz:
+            raise RuntimeError(f"npm pack {spec} failed: {(r.stderr or r.stdout).strip()[-300:]}")
+        with tarfile.open(tgz[0]) as t:
+            t.extractall(root, filter="data")
+    files = {label: root / folder / pattern.format(rank=ranks[label[:-1]], suit=suits[label[-1]]) for label in LABELS}
+    missing = [str(f) for f in files.values() if not f.is_file()]
+    if missing:
+        raise RuntimeError(f"deck {name}: {len(missing)} card files missing, e.g. {missing[0]}")
+    return files
+
+
+def _render_file(args) -> bool:
+    """One whole SVG file to a PNG ``width`` px wide, cropped to its opaque part."""
+    import cv2
+    svg, out, width = args
+    if out.exists():
+        return True
+    tmp = out.with_suffix(".tmp.png")
+    r = subprocess.run(["rsvg-convert", "-w", str(width), str(svg), "-o", str(tmp)], capture_output=True)
+    bb, im = _alpha_bbox(tmp) if r.returncode == 0 else (None, None)
+    if bb is None:
+        tmp.unlink(missing_ok=True)
+        return False
+    x0, y0, x1, y1 = bb
+    cv2.imwrite(str(out), im[y0:y1, x0:x1])
+    tmp.unlink(missing_ok=True)
+    return True
+
+
+def render_npm_deck(name: str, out_dir: Path, cache: Path, width: int = 400, workers: int = 2) -> int:
+    """Fetch and render npm deck ``name`` to ``out_dir/name/<label>.png``; returns the cards rendered."""
+    files = fetch_npm_deck(name, cache)
+    d = out_dir / name
+    d.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(workers) as ex:
+        return sum(ex.map(_render_file, [(svg, d / f"{label}.png", width) for label, svg in files.items()]))
