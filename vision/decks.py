@@ -161,7 +161,6 @@ def _render_one(args):
     card (transforms, hidden elements), so render once to measure the card's
     share of the canvas, then again at the right scale.
     """
-    import cv2
     svg, el_id, out, width = args
     if out.exists():
         return True
@@ -184,13 +183,18 @@ def _render_one(args):
                            capture_output=True)
         if r.returncode != 0:
             return False
-        bb, im = _alpha_bbox(tmp)
-        if bb is None:
-            return False
-    x0, y0, x1, y1 = bb
-    cv2.imwrite(str(out), im[y0:y1, x0:x1])
+    return _keep_card(tmp, out)
+
+
+def _keep_card(tmp: Path, out: Path) -> bool:
+    """Save a render cut to the card's opaque part as ``out`` (the render itself is removed)."""
+    import cv2
+    bb, im = _alpha_bbox(tmp)
+    if bb is not None:
+        x0, y0, x1, y1 = bb
+        cv2.imwrite(str(out), im[y0:y1, x0:x1])
     tmp.unlink(missing_ok=True)
-    return True
+    return bb is not None
 
 
 def render_deck(name: str, svg: Path, out_dir: Path, width: int = 400, workers: int = 2) -> int:
@@ -231,20 +235,15 @@ def fetch_npm_deck(name: str, cache: Path) -> dict[str, Path]:
 
 def _render_file(args) -> bool:
     """One whole SVG file to a PNG ``width`` px wide, cropped to its opaque part."""
-    import cv2
     svg, out, width = args
     if out.exists():
         return True
     tmp = out.with_suffix(".tmp.png")
     r = subprocess.run(["rsvg-convert", "-w", str(width), str(svg), "-o", str(tmp)], capture_output=True)
-    bb, im = _alpha_bbox(tmp) if r.returncode == 0 else (None, None)
-    if bb is None:
+    if r.returncode != 0:
         tmp.unlink(missing_ok=True)
         return False
-    x0, y0, x1, y1 = bb
-    cv2.imwrite(str(out), im[y0:y1, x0:x1])
-    tmp.unlink(missing_ok=True)
-    return True
+    return _keep_card(tmp, out)
 
 
 def render_npm_deck(name: str, out_dir: Path, cache: Path, width: int = 400, workers: int = 2) -> int:
