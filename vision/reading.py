@@ -2088,9 +2088,8 @@ def _traced(came: np.ndarray, h: int, k: int) -> np.ndarray:
 # Log-odds against a card seen in a fan being no card of its own (a box around one index twice,
 # or between two), and more the surer its reading (PHANTOM_CONF). Held-out renders through the detector,
 # seeds 1000-1019 / 1020-1039, wrong cards (with REPEAT as set): 3.6 1 537 / 1 423, 3.0 (before session 37)
-# 1 521 / 1 414, 2.5 1 511 / 1 392, 2.0 1 515 / 1 399, 1.5 1 501 / 1 390, 1.0 1 501 / 1 386. A weak box
-# between two indices is commoner than a missed index there, so a weak card is let go more cheaply than a
-# missed one is supposed (MISSED_COST).
+# 1 521 / 1 414, 2.5 1 511 / 1 392, 2.0 1 515 / 1 399, 1.5 1 501 / 1 390, 1.0 1 501 / 1 386. So a weak card
+# is now let go more cheaply than a missed index is supposed (MISSED_COST); a sure one still is not.
 PHANTOM_COST = 1.5
 PHANTOM_CONF = 3.0
 
