@@ -57,18 +57,15 @@ def step_decks(work: Path, decks: list[str]) -> None:
     files = D.deck_files()
     out = work / "decks"
     for i, name in enumerate(decks):
-        if name in D.NPM_DECKS:
-            d = out / name
-            if not (d.is_dir() and len(list(d.glob("*.png"))) >= 52):
-                n = D.render_npm_deck(name, out, work / "npm")
-                log(f"rendered {name} (npm): {n} cards ({i + 1}/{len(decks)})")
-            continue
-        if name not in files:
+        if name not in files and name not in D.NPM_DECKS:
             raise SystemExit(f"deck {name} not found (is the Debian package installed?)")
         d = out / name
         if d.is_dir() and len(list(d.glob("*.png"))) >= 52:
             continue
-        n = D.render_deck(name, files[name], out)
+        if name in D.NPM_DECKS:
+            n = D.render_npm_deck(name, out, work / "npm")
+        else:
+            n = D.render_deck(name, files[name], out)
         log(f"rendered {name}: {n} cards ({i + 1}/{len(decks)})")
     log(f"decks ready in {out}")
 

@@ -103,20 +103,20 @@ def install_packages() -> None:
     if (all(Path(d).is_dir() for d in DECK_DIRS) and all(Path(f).is_file() for f in FONT_MARKERS)
             and shutil.which("rsvg-convert")):
         return
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    wait = ["-o", "DPkg::Lock::Timeout=600"]     # another apt run may hold the dpkg lock
-    subprocess.run(["apt-get", *wait, "update", "-q"], check=True, env=env)
-    subprocess.run(["apt-get", *wait, "install", "-y", "-q", *DEBIAN_PACKAGES], check=True, env=env)
+    _apt_install(*DEBIAN_PACKAGES)
 
 
 def install_npm() -> None:
     """Install npm (Debian's package), which fetches the npm registry's decks (needs root)."""
-    if shutil.which("npm"):
-        return
+    if not shutil.which("npm"):
+        _apt_install("npm")
+
+
+def _apt_install(*packages: str) -> None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    wait = ["-o", "DPkg::Lock::Timeout=600"]
+    wait = ["-o", "DPkg::Lock::Timeout=600"]     # another apt run may hold the dpkg lock
     subprocess.run(["apt-get", *wait, "update", "-q"], check=True, env=env)
-    subprocess.run(["apt-get", *wait, "install", "-y", "-q", "npm"], check=True, env=env)
+    subprocess.run(["apt-get", *wait, "install", "-y", "-q", *packages], check=True, env=env)
 
 
 def _read_svg(path: Path) -> str:
