@@ -562,6 +562,70 @@ def test_a_deck_whose_clubs_are_read_as_spades_half_the_time_gets_a_doubt_on_eve
     assert suit_doubts(misread(0.2)[0], suits) == []
 
 
+def test_a_colour_read_far_too_unevenly_for_a_deal_has_its_least_sure_cards_turned_to_the_rarer_suit():
+    # 16 black courts, 15 read as spades and one as clubs. Chance splits 16 cards of a deal so unevenly
+    # (one suit once or never) 34 times in 65 536, two-sided: under BALANCE_ALPHA. The least uneven split
+    # chance makes as often as BALANCE_TO is 4 and 12, so three spades become clubs: those whose
+    # indices gave clubs the best odds.
+    from vision.reading import BALANCE_ALPHA, BALANCE_TO, balance_suits
+
+    def chance(k, n=16):        # two-sided: one suit k times or fewer
+        return 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    assert chance(1) < BALANCE_ALPHA and chance(3) < BALANCE_TO <= chance(4)
+
+    def card(label, p_spade, p_club):
+        return SeenCard(label, (0.0, 0.0), max(p_spade, p_club), readings={label[:-1] + "s": p_spade, label[:-1] + "c": p_club})
+    club_odds = [0.02, 0.05, 0.08, 0.10, 0.12, 0.15, 0.18, 0.20, 0.22, 0.25, 0.28, 0.30, 0.33, 0.36, 0.40]
+    spades = [card(f"{'JQK'[k % 3]}s", 1 - p, p) for k, p in enumerate(club_odds)]
+    club = card("Kc", 0.3, 0.7)
+    reds = [SeenCard(label, (0.0, 0.0), 0.9, readings={label: 0.9}) for label in ["Qh", "Qd"] * 8]   # an even split
+    changed = balance_suits([*spades, club, *reds])
+    assert changed == spades[-3:]
+    assert [c.label[-1] for c in spades] == ["s"] * 12 + ["c"] * 3 and club.label == "Kc"
+    assert all(c.index_read == c.label[:-1] + "s" for c in changed)
+    assert all(c.conf < 0.7 for c in changed)            # a turned card is no surer than its shifted odds
+    assert [c.label for c in reds] == ["Qh", "Qd"] * 8
+
+
+def test_a_photo_whose_clubs_are_all_read_as_spades_gets_its_likeliest_clubs_back_each_with_a_doubt():
+    # Every club of a Captain Spaulding deal (52 black cards in view) read as a spade; the classifier gives
+    # each real club a clubs reading of 0.25-0.45, each real spade one of 0.01-0.05. The cards the suit
+    # balance turns back are real clubs, and each says why it was turned.
+    truth = get_game("captain-spaulding").new(3)
+    rng = random.Random(3)
+    sights = []
+    for s in _photo(truth, 3):
+        rank, suit = s.label[:-1], s.label[-1]
+        if suit == "c":
+            p = rng.uniform(0.25, 0.45)
+            sights.append(Sighting(rank + "s", s.box, 0.9, ((rank + "s", 0.95 - p), (rank + "c", p))))
+        elif suit == "s":
+            p = rng.uniform(0.01, 0.05)
+            sights.append(Sighting(s.label, s.box, 0.9, ((s.label, 0.95 - p), (rank + "c", p))))
+        else:
+            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
+    r = read_sightings(sights, "captain-spaulding", image_size=SIZE)
+    assert r.state is not None, r.message
+    got, want = _visible(r.state), _visible(truth)
+    back = {(a, i, j) for a in want for i, p in enumerate(want[a]) for j, label in enumerate(p)
+            if got[a][i][j] is not None and got[a][i][j].endswith("c")}
+    assert all(want[a][i][j] == got[a][i][j] for a, i, j in back)
+    balanced = {(d.area, d.pile, d.index) for d in r.doubts if "far more ♠ than ♣" in d.message}
+    assert len(balanced) >= 10 and balanced <= back
+
+
+def test_a_colour_read_about_evenly_or_from_few_cards_is_left_as_read():
+    from vision.reading import BALANCE_MIN, balance_suits
+
+    def card(label, p):
+        other = label[:-1] + ("c" if label[-1] == "s" else "s")
+        return SeenCard(label, (0.0, 0.0), p, readings={label: p, other: 1 - p})
+    even = [card("Js", 0.6) for _ in range(6)] + [card("Jc", 0.6) for _ in range(6)]   # 6 / 6
+    assert balance_suits(even) == [] and [c.label for c in even] == ["Js"] * 6 + ["Jc"] * 6
+    few = [card("Js", 0.55) for _ in range(BALANCE_MIN - 1)]                          # all spades, but few
+    assert balance_suits(few) == [] and all(c.label == "Js" for c in few)
+
+
 def test_an_alignment_never_read_does_not_set_the_bar_for_those_that_are():
     # Through the detector, this Poker Patience photo's first grouping gives one alignment far
     # down the voted list a larger share (97%) than the four that are read (73%); judged against
@@ -918,10 +982,16 @@ def test_a_copy_too_many_read_as_another_suit_counts_for_the_suit_first_read(mon
     assert {(d.area, d.pile, d.index) for d in suit} == spades
     row = compare(truth, r.state, r.doubts)
     assert row["wrong"] > 0 and row["flagged"] == row["wrong"]
+    # the photo's suit balance turns one more of those spades back to a club (and says so)
+    assert any("far more ♠ than ♣" in d.message for d in r.doubts)
+    monkeypatch.setattr(vision.reading, "BALANCE_ALPHA", 0.0)
+    unbalanced = read()
+    unbalanced_row = compare(truth, unbalanced.state, unbalanced.doubts)
+    assert row["wrong"] < unbalanced_row["wrong"] == unbalanced_row["flagged"]
     monkeypatch.setattr(vision.reading, "SUIT_FIRST", 0)
     before = read()
     assert not any("may be read as" in d.message for d in before.doubts)
-    assert compare(truth, before.state, before.doubts)["flagged"] < row["wrong"]
+    assert compare(truth, before.state, before.doubts)["flagged"] < unbalanced_row["wrong"]
 
 
 def test_one_or_two_cards_are_aligned_turned_as_their_own_corners_show(monkeypatch):
