@@ -77,3 +77,35 @@ def test_features_are_the_inks_shape_at_a_fixed_size_and_its_proportions():
     assert f.shape == (16 * 16 + 2,)
     assert f[-2] == pytest.approx(0.5) and f[-1] == 1.0
     assert 0.0 <= f[:-2].min() and f[:-2].max() <= 1.0
+
+
+@pytest.mark.parametrize("font_name", ["LiberationSerif-Regular.ttf", "LiberationSans-Regular.ttf", "DejaVuSans.ttf"])
+def test_the_loop_of_an_upright_six_is_low_and_of_a_nine_high_and_an_eight_has_no_one_loop(font_name):
+    # The reader cuts a card's top-left index upright (the layout says which way up the card lies):
+    # a 6 is a 9 turned half round, so only where the loop lies tells them apart.
+    import cv2
+    from vision.reading import rank_loop
+    font = next(f for f in font_files() if f.name == font_name)
+    deck = draw_deck(font, seed=1)
+
+    def index_view(label):
+        card = deck[label].astype(np.float32)
+        if card.shape[2] == 4:       # drawn with transparency: lay it on white paper
+            alpha = card[..., 3:] / 255.0
+            card = card[..., :3] * alpha + 255.0 * (1 - alpha)
+        card = card.astype(np.uint8)
+        w = card.shape[1]
+        # the reader's window: 0.34 x 0.50 card widths around the index centre, 300 px a card width
+        from vision.reading import INDEX_CENTRE
+        pad = cv2.copyMakeBorder(card, w, w, w, w, cv2.BORDER_CONSTANT, value=(90, 60, 40))   # the table around it
+        cx, cy = (INDEX_CENTRE * w + w).astype(int)
+        corner = pad[cy - int(0.25 * w): cy + int(0.25 * w), cx - int(0.17 * w): cx + int(0.17 * w)]
+        return cv2.resize(corner, (102, 150), interpolation=cv2.INTER_AREA)
+    for suit in "hs":
+        six, nine = rank_loop(index_view("6" + suit), suit == "h"), rank_loop(index_view("9" + suit), suit == "h")
+        assert six is not None and six > 0.55, (font_name, suit, six)
+        assert nine is not None and nine < 0.45, (font_name, suit, nine)
+        # turned half round, the six reads as a nine would
+        turned = rank_loop(np.ascontiguousarray(index_view("6" + suit)[::-1, ::-1]), suit == "h")
+        assert turned is None or turned < 0.45
+    assert rank_loop(index_view("8s"), False) is None
