@@ -2820,6 +2820,22 @@ PIP_CLEAR = 1.0        # a pip this sure (log-odds) of one suit says the card's 
 PIP_SPLIT_SLACK = 1.0  # how much less evenly than the indices the pips may split a colour's cards
 
 
+def _weigh_two(c: SeenCard, a: str, b: str, extra: float, floor: float) -> tuple[bool, float]:
+    """Add ``extra`` log-odds for label ``a`` against ``b`` to the card's own readings of the two (each
+    at least ``floor``), and let the card take the likelier. Returns whether its label changed, and how
+    sure the new odds make it of the label it has (so its confidence should be no more)."""
+    pa = max(c.readings.get(a, c.conf if c.label == a else 0.0), floor)
+    pb = max(c.readings.get(b, c.conf if c.label == b else 0.0), floor)
+    both = min(1.0, pa + pb)
+    q = 1.0 / (1.0 + math.exp(-(math.log(pa / pb) + extra)))
+    c.readings = dict(c.readings)
+    c.readings[a], c.readings[b] = both * q, both * (1 - q)
+    label = a if q >= 0.5 else b
+    turned = label != c.label
+    c.label = label
+    return turned, both * max(q, 1 - q)
+
+
 @functools.cache
 def _pip_judge():
     from .pips import PipJudge
@@ -2897,18 +2913,12 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
         if abs(by_pips - half) > abs(by_index - half) + PIP_SPLIT_SLACK:
             continue
         for c, _, yes, no, pips in mine:
-            p_yes = max(c.readings.get(yes, c.conf if c.label == yes else 0.0), PIP_FLOOR)
-            p_no = max(c.readings.get(no, c.conf if c.label == no else 0.0), PIP_FLOOR)
-            both = min(1.0, p_yes + p_no)
-            q = 1.0 / (1.0 + math.exp(-(math.log(p_yes / p_no) + pips)))
-            c.readings = dict(c.readings)
-            c.readings[yes], c.readings[no] = both * q, both * (1 - q)
-            label = yes if q >= 0.5 else no
-            if label != c.label:
-                c.index_read = c.index_read or c.label
+            was = c.label
+            turned, sure = _weigh_two(c, yes, no, pips, PIP_FLOOR)
+            if turned:
+                c.index_read = c.index_read or was
                 changed.append(c)
-                c.label = label
-            c.conf = min(c.conf, both * max(q, 1 - q))
+            c.conf = min(c.conf, sure)
     return changed
 
 
@@ -2947,7 +2957,7 @@ def balance_suits(cards: Sequence[SeenCard]) -> list[SeenCard]:
             a, b = c.label[:-1] + first, c.label[:-1] + second
             pa = max(c.readings.get(a, c.conf if c.label == a else 0.0), BALANCE_FLOOR)
             pb = max(c.readings.get(b, c.conf if c.label == b else 0.0), BALANCE_FLOOR)
-            group.append((math.log(pa / pb), c, a, b, pa + pb))
+            group.append((math.log(pa / pb), c, a, b))
         n = len(group)
         k = sum(1 for g in group if g[1].label == g[2])
         few = min(k, n - k)
@@ -2959,17 +2969,13 @@ def balance_suits(cards: Sequence[SeenCard]) -> list[SeenCard]:
         odds = sorted(g[0] for g in group)
         # the shift that puts m cards on the rarer side: midway between the m-th and (m+1)-th odds from that end
         shift = -(odds[n - m] + odds[n - m - 1]) / 2 if k < n - k else -(odds[m - 1] + odds[m]) / 2
-        for lo, c, a, b, both in group:
-            both = min(1.0, both)
-            q = 1.0 / (1.0 + math.exp(-(lo + shift)))
-            c.readings = dict(c.readings)
-            c.readings[a], c.readings[b] = both * q, both * (1 - q)
-            label = a if q >= 0.5 else b
-            if label != c.label:
-                c.index_read = c.index_read or c.label
-                c.label = label
+        for _, c, a, b in group:
+            was = c.label
+            turned, sure = _weigh_two(c, a, b, shift, BALANCE_FLOOR)
+            if turned:
+                c.index_read = c.index_read or was
                 changed.append(c)
-            c.conf = min(c.conf, both * max(q, 1 - q))
+            c.conf = min(c.conf, sure)
     return changed
 
 
@@ -3040,17 +3046,10 @@ def sixes_and_nines(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
         at = rank_loop(view, c.label[-1] in "hd")
         if at is None or abs(at - 0.5) < 0.05:
             continue
-        six, nine = "6" + c.label[-1], "9" + c.label[-1]
-        p6 = max(c.readings.get(six, c.conf if c.label == six else 0.0), BALANCE_FLOOR)
-        p9 = max(c.readings.get(nine, c.conf if c.label == nine else 0.0), BALANCE_FLOOR)
-        both = min(1.0, p6 + p9)
-        q = 1.0 / (1.0 + math.exp(-(math.log(p6 / p9) + (SIX_NINE_WEIGHT if at > 0.5 else -SIX_NINE_WEIGHT))))
-        c.readings = dict(c.readings)
-        c.readings[six], c.readings[nine] = both * q, both * (1 - q)
-        label = six if q >= 0.5 else nine
-        if label != c.label:
-            c.label = label
-            c.conf = min(c.conf, both * max(q, 1 - q))
+        turned, sure = _weigh_two(c, "6" + c.label[-1], "9" + c.label[-1],
+                                  SIX_NINE_WEIGHT if at > 0.5 else -SIX_NINE_WEIGHT, BALANCE_FLOOR)
+        if turned:
+            c.conf = min(c.conf, sure)
             changed.append(c)
     return changed
 
