@@ -12,6 +12,11 @@ The steps, each a small function:
    rows and columns.
 3. ``assign``: each card goes to an area and pile of the layout; within a
    fan, order follows the fan direction and the last card is exposed.
+   Once each card's place, and so which way up it lies, is known, its name
+   is weighed again: ``balance_suits`` (a colour whose suits the classifier
+   splits far less evenly than a deal would), ``suits_from_pips`` (the big
+   pips in view), ``sixes_and_nines`` (where the loop of an upright 6 or 9
+   lies) and ``settle_copies`` (no more copies than the packs hold).
 4. ``compose``: what the photo cannot show (face-down cards, the stock,
    cards under a squared pile) comes from the previous reading when there is
    one, else from what the rules say the deal holds, and every such
