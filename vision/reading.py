@@ -2825,12 +2825,17 @@ PIP_CLEAR = 1.0        # a pip this sure (log-odds) of one suit says the card's 
 PIP_SPLIT_SLACK = 1.0  # how much less evenly than the indices the pips may split a colour's cards
 
 
+def _two_readings(c: SeenCard, a: str, b: str, floor: float) -> tuple[float, float]:
+    """How likely the card's indices say labels ``a`` and ``b`` are, each at least ``floor``."""
+    return (max(c.readings.get(a, c.conf if c.label == a else 0.0), floor),
+            max(c.readings.get(b, c.conf if c.label == b else 0.0), floor))
+
+
 def _weigh_two(c: SeenCard, a: str, b: str, extra: float, floor: float) -> tuple[bool, float]:
     """Add ``extra`` log-odds for label ``a`` against ``b`` to the card's own readings of the two (each
     at least ``floor``), and let the card take the likelier. Returns whether its label changed, and how
     sure the new odds make it of the label it has (so its confidence should be no more)."""
-    pa = max(c.readings.get(a, c.conf if c.label == a else 0.0), floor)
-    pb = max(c.readings.get(b, c.conf if c.label == b else 0.0), floor)
+    pa, pb = _two_readings(c, a, b, floor)
     both = min(1.0, pa + pb)
     q = 1.0 / (1.0 + math.exp(-(math.log(pa / pb) + extra)))
     c.readings = dict(c.readings)
@@ -2839,6 +2844,17 @@ def _weigh_two(c: SeenCard, a: str, b: str, extra: float, floor: float) -> tuple
     turned = label != c.label
     c.label = label
     return turned, both * max(q, 1 - q)
+
+
+def _weigh_suit(c: SeenCard, a: str, b: str, extra: float, floor: float, changed: list[SeenCard]) -> None:
+    """``_weigh_two`` for the two suits of a colour: a card that turns remembers its indices' reading
+    (``index_read``) and joins ``changed``; either way its confidence is no more than the new odds give."""
+    was = c.label
+    turned, sure = _weigh_two(c, a, b, extra, floor)
+    if turned:
+        c.index_read = c.index_read or was
+        changed.append(c)
+    c.conf = min(c.conf, sure)
 
 
 @functools.cache
@@ -2918,12 +2934,7 @@ def suits_from_pips(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
         if abs(by_pips - half) > abs(by_index - half) + PIP_SPLIT_SLACK:
             continue
         for c, _, yes, no, pips in mine:
-            was = c.label
-            turned, sure = _weigh_two(c, yes, no, pips, PIP_FLOOR)
-            if turned:
-                c.index_read = c.index_read or was
-                changed.append(c)
-            c.conf = min(c.conf, sure)
+            _weigh_suit(c, yes, no, pips, PIP_FLOOR, changed)
     return changed
 
 
@@ -2960,8 +2971,7 @@ def balance_suits(cards: Sequence[SeenCard]) -> list[SeenCard]:
             if suit not in (first, second):
                 continue
             a, b = c.label[:-1] + first, c.label[:-1] + second
-            pa = max(c.readings.get(a, c.conf if c.label == a else 0.0), BALANCE_FLOOR)
-            pb = max(c.readings.get(b, c.conf if c.label == b else 0.0), BALANCE_FLOOR)
+            pa, pb = _two_readings(c, a, b, BALANCE_FLOOR)
             group.append((math.log(pa / pb), c, a, b))
         n = len(group)
         k = sum(1 for g in group if g[1].label == g[2])
@@ -2975,12 +2985,7 @@ def balance_suits(cards: Sequence[SeenCard]) -> list[SeenCard]:
         # the shift that puts m cards on the rarer side: midway between the m-th and (m+1)-th odds from that end
         shift = -(odds[n - m] + odds[n - m - 1]) / 2 if k < n - k else -(odds[m - 1] + odds[m]) / 2
         for _, c, a, b in group:
-            was = c.label
-            turned, sure = _weigh_two(c, a, b, shift, BALANCE_FLOOR)
-            if turned:
-                c.index_read = c.index_read or was
-                changed.append(c)
-            c.conf = min(c.conf, sure)
+            _weigh_suit(c, a, b, shift, BALANCE_FLOOR, changed)
     return changed
 
 

@@ -25,6 +25,15 @@ def _photo(state, seed):
     return sightings_for(state, camera(rng, extent=extent(state)), rng, jitter=0.02)
 
 
+def _read_misread(truth, seed, misread):
+    """The photo of ``truth`` read with some indices misread: ``misread(sighting)`` gives the sighting the
+    detector reports instead, or None for one read right and sure."""
+    sights = [misread(s) or Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)) for s in _photo(truth, seed)]
+    r = read_sightings(sights, truth.game, image_size=SIZE)
+    assert r.state is not None, r.message
+    return r
+
+
 def _visible(state):
     return {a: [[s.card.label if s.card else None for s in p if s.face_up] for p in ps] for a, ps in state.areas.items()}
 
@@ -55,14 +64,8 @@ def test_indices_far_enough_apart_are_all_kept():
 def test_a_copy_too_many_is_read_as_its_next_likeliest_label():
     # Senior Wrangler shows all 104 cards: both 6♣ misread as 6♠ make four 6♠ in a two-pack game
     truth = get_game("senior-wrangler").new(11)
-    sights = []
-    for s in _photo(truth, 11):
-        if s.label == "6c":
-            sights.append(Sighting("6s", s.box, 0.8, (("6s", 0.6), ("6c", 0.35), ("5s", 0.02))))
-        else:
-            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
-    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
-    assert r.state is not None, r.message
+    r = _read_misread(truth, 11, lambda s: Sighting("6s", s.box, 0.8, (("6s", 0.6), ("6c", 0.35), ("5s", 0.02)))
+                      if s.label == "6c" else None)
     assert _visible(r.state) == _visible(truth)
     relabelled = [d for d in r.doubts if d.kind == "relabelled"]
     assert len(relabelled) == 2 and all("6♠" in d.message and "6♣" in d.message for d in relabelled)
@@ -79,18 +82,16 @@ def test_when_the_cheapest_change_is_the_wrong_copy_the_misread_copy_kept_is_sti
     # One 6♣ read as 6♠ with no doubt in the classifier, while a real 6♠ was read unsurely:
     # the rules change the unsure (right) card, so the misread one must still carry a doubt.
     truth = get_game("senior-wrangler").new(11)
-    sights, seen_6c, seen_6s = [], 0, 0
-    for s in _photo(truth, 11):
-        if s.label == "6c" and seen_6c == 0:
-            seen_6c += 1
-            sights.append(Sighting("6s", s.box, 0.95, (("6s", 0.97),)))
-        elif s.label == "6s" and seen_6s == 0:
-            seen_6s += 1
-            sights.append(Sighting("6s", s.box, 0.6, (("6s", 0.55), ("6c", 0.4))))
-        else:
-            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
-    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
-    assert r.state is not None, r.message
+    seen = Counter()
+
+    def misread(s):
+        seen[s.label] += 1
+        if s.label == "6c" and seen["6c"] == 1:
+            return Sighting("6s", s.box, 0.95, (("6s", 0.97),))
+        if s.label == "6s" and seen["6s"] == 1:
+            return Sighting("6s", s.box, 0.6, (("6s", 0.55), ("6c", 0.4)))
+        return None
+    r = _read_misread(truth, 11, misread)
     got, want = _visible(r.state), _visible(truth)
     wrong = {(a, i, j) for a in want for i, p in enumerate(want[a]) for j, label in enumerate(p)
              if got[a][i][j] != label}
@@ -593,19 +594,17 @@ def test_a_photo_whose_clubs_are_all_read_as_spades_gets_its_likeliest_clubs_bac
     # balance turns back are real clubs, and each says why it was turned.
     truth = get_game("captain-spaulding").new(3)
     rng = random.Random(3)
-    sights = []
-    for s in _photo(truth, 3):
+
+    def misread(s):
         rank, suit = s.label[:-1], s.label[-1]
         if suit == "c":
             p = rng.uniform(0.25, 0.45)
-            sights.append(Sighting(rank + "s", s.box, 0.9, ((rank + "s", 0.95 - p), (rank + "c", p))))
-        elif suit == "s":
+            return Sighting(rank + "s", s.box, 0.9, ((rank + "s", 0.95 - p), (rank + "c", p)))
+        if suit == "s":
             p = rng.uniform(0.01, 0.05)
-            sights.append(Sighting(s.label, s.box, 0.9, ((s.label, 0.95 - p), (rank + "c", p))))
-        else:
-            sights.append(Sighting(s.label, s.box, 0.95, ((s.label, 0.97),)))
-    r = read_sightings(sights, "captain-spaulding", image_size=SIZE)
-    assert r.state is not None, r.message
+            return Sighting(s.label, s.box, 0.9, ((s.label, 0.95 - p), (rank + "c", p)))
+        return None
+    r = _read_misread(truth, 3, misread)
     got, want = _visible(r.state), _visible(truth)
     back = {(a, i, j) for a in want for i, p in enumerate(want[a]) for j, label in enumerate(p)
             if got[a][i][j] is not None and got[a][i][j].endswith("c")}
