@@ -365,3 +365,56 @@ def test_a_fan_reaches_only_as_far_as_the_next_pile_head_on_its_line(monkeypatch
     sas = get_game("seven-and-six")
     pl2 = places(sas.layout({}), _template(sas, {}))
     assert np.isinf(_Arrays.of(pl2).reach).all()
+
+
+def _fan_photo(n: int, step: float, px: float = 80.0, origin=(60.0, 40.0)) -> tuple[np.ndarray, np.ndarray]:
+    """A photo from straight above of ``n`` white cards with grey borders fanned down a column ``step`` card
+    widths apart on green baize, and the table-to-photo map (``px`` pixels a card width)."""
+    import cv2
+
+    from advisor.engine import CARD_ASPECT
+    h = int(origin[1] + ((n - 1) * step + CARD_ASPECT + 0.5) * px)
+    img = np.zeros((h, int(2 * origin[0] + px)), np.uint8)
+    img[:] = 90
+    for j in range(n):
+        x0, y0 = origin[0], origin[1] + j * step * px
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + px), int(y0 + CARD_ASPECT * px)), 235, -1)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + px), int(y0 + CARD_ASPECT * px)), 120, 1)
+    H = np.array([[px, 0, origin[0]], [0, px, origin[1]], [0, 0, 1.0]])
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), H
+
+
+def test_the_photo_shows_a_card_edge_across_the_fan_at_every_card_whether_or_not_its_index_was_read():
+    from advisor.engine import Area, Layout
+    from vision.reading import fan_edges
+
+    step = 0.3
+    img, H = _fan_photo(6, step)
+    layout = Layout(areas=[Area("column", "column", 1, fan=(0.0, step))])
+    seen = [SeenCard("As", (0.0, 0.0), 0.9, along=0.0), SeenCard("Ks", (0.0, 0.0), 0.9, along=5 * step)]
+    edges = fan_edges(img, layout, H, {("column", 0): seen})[("column", 0)]
+    at_cards = edges.at(np.arange(1, 6) * step, step)
+    between = edges.at((np.arange(1, 5) + 0.5) * step, step)
+    assert at_cards.min() > 2.0            # each card's edge, the four whose index was not read too
+    assert between.max() < 0.5
+
+
+def test_a_card_edge_in_the_photo_where_a_missed_place_would_lie_argues_for_that_card(monkeypatch):
+    import vision.reading as R
+
+    along, step = np.array(UR_COLUMN_7), 0.285    # six cards lay there; the fourth showed no index
+
+    def profile(edge_at):
+        z = np.full(2 * R.EDGE_PX, -1.0)
+        for x in edge_at:
+            z[int(round(x * R.EDGE_PX))] = 3.0
+        return R.FanEdges(z)
+
+    places, margin = _fan_fit(along, step)
+    assert places.tolist() == [0, 1, 2, 3, 4]     # the spacing alone: five cards, in doubt
+    with_edge = profile(list(along) + [(along[2] + along[3]) / 2])      # the photo shows the missed card's edge
+    without = profile(along)                                           # ... or shows none there
+    assert _fan_fit(along, step, edges=with_edge)[1] < margin < _fan_fit(along, step, edges=without)[1]
+    monkeypatch.setattr(R, "EDGE_WEIGHT", 2 * R.EDGE_WEIGHT)
+    assert _fan_fit(along, step, edges=with_edge)[0].tolist() == [0, 1, 2, 4, 5]
+    assert _fan_fit(along, step, edges=without)[0].tolist() == [0, 1, 2, 3, 4]
