@@ -1953,14 +1953,18 @@ STEP_SPREAD = 0.1
 # How much (log-odds) a card edge in the photo where a missed fan place would lie changes what supposing
 # it costs (``MISSED_COST``), per robust standard deviation of the fan's edge profile above its median
 # (held within ``EDGE_CLIP``). 0: the photo's edges are not looked at. Held-out renders through the
-# detector (session 39), wrong cards: seeds 1000-1019 / 1020-1039 1 484 / 1 359 -> 1 469 / 1 342; the same
-# games rendered with each fan its own step (--fan-spread 0.1, as real players fan; seeds 1000-1029 of the six
-# games with fans) 2 982 -> 2 798. 0.2, 0.4 and 0.6 did worse on at least one of the three; a window of 0.25 too.
-EDGE_WEIGHT = 0.3
+# detector (session 39), wrong cards, seeds 1000-1019 / 1020-1039: 1 484 / 1 359 -> 1 440 / 1 320; the same
+# six games with fans rendered with each fan its own step (--fan-spread 0.1, as real players fan; seeds
+# 1000-1029) 2 982 -> 2 819; Senior Wrangler 1040-1199, not used to choose, 3 823 -> 3 683. An edge profile
+# taken as the median of each row's gradient (pips and indices make it noisy) at 0.3 gave 1 469 / 1 342,
+# 2 798 and 3 693; this one at 0.3 1 440 / 1 326 and 2 843, at 1.0 1 492 / 1 328, 2 720 and 3 697.
+EDGE_WEIGHT = 0.6
 EDGE_CLIP = (-1.0, 3.0)
 EDGE_PX = 48            # samples of the edge profile per card width along the fan
 EDGE_ACROSS = (0.25, 0.75)   # the part of the card's breadth averaged across (clear of both indices)
 EDGE_WINDOW = 0.15      # of a fan step: how far from a place its edge may lie
+EDGE_LINE = 2           # samples either side a row is compared with
+EDGE_SHARE = 20         # percentile of a row's columns its darkness is taken at (an edge crosses them all)
 
 
 @dataclass
@@ -2011,8 +2015,13 @@ def fan_edges(image: np.ndarray, layout: Layout, H: np.ndarray, piles: dict) -> 
                       [0.0, 0.0, 1.0]])
         strip = cv2.warpPerspective(gray, H @ A, (n_across, n_along), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        profile = np.median(np.abs(np.diff(strip, axis=0)), axis=1)
-        profile = np.concatenate([[profile[0]], profile])
+        # a card's edge is a thin dark line right across the fan (its border, or the shadow it casts):
+        # how much darker each row is than the rows either side, in the row's lightest columns (pips,
+        # pictures and indices cover part of a row, an edge all of it)
+        dip = np.zeros_like(strip)
+        dip[EDGE_LINE:-EDGE_LINE] = np.maximum(0.0, (strip[:-2 * EDGE_LINE] + strip[2 * EDGE_LINE:]) / 2
+                                              - strip[EDGE_LINE:-EDGE_LINE])
+        profile = np.percentile(dip, EDGE_SHARE, axis=1)
         mad = float(np.median(np.abs(profile - np.median(profile)))) * 1.4826
         z = np.clip((profile - np.median(profile)) / (mad + 1.0), *EDGE_CLIP)
         out[(name, i)] = FanEdges(z)
@@ -2139,7 +2148,9 @@ def _fan_costs(along: np.ndarray, step: float, conf: np.ndarray | None,
     # missed[h, k]: what supposing place k missed costs; before_k[h, k]: all places before k together
     missed = np.full((len(s), n_places + 1), MISSED_COST)
     if edges is not None:
-        missed[:, :n_places] -= EDGE_WEIGHT * edges.at(along[0] + b + np.arange(n_places)[None, :] * s, step)
+        # (never free: a missed place nothing else asks for would then cost nothing)
+        missed[:, :n_places] = np.maximum(0.1 * MISSED_COST, MISSED_COST - EDGE_WEIGHT * edges.at(
+            along[0] + b + np.arange(n_places)[None, :] * s, step))
     before_k = np.concatenate([np.zeros((len(s), 1)), np.cumsum(missed, axis=1)], axis=1)
     # best[h, k]: the cheapest way to place the cards so far with the last one kept at place k
     best = np.full((len(s), n_places), np.inf)
