@@ -1961,7 +1961,7 @@ STEP_SPREAD = 0.1
 EDGE_WEIGHT = 0.6
 EDGE_CLIP = (-1.0, 3.0)
 EDGE_PX = 48            # samples of the edge profile per card width along the fan
-EDGE_ACROSS = (0.25, 0.75)   # the part of the card's breadth averaged across (clear of both indices)
+EDGE_ACROSS = (0.25, 0.75)   # the part of the card's breadth looked at (clear of both indices)
 EDGE_WINDOW = 0.15      # of a fan step: how far from a place its edge may lie
 EDGE_LINE = 2           # samples either side a row is compared with
 EDGE_SHARE = 20         # percentile of a row's columns its darkness is taken at (an edge crosses them all)
@@ -1970,7 +1970,8 @@ EDGE_SHARE = 20         # percentile of a row's columns its darkness is taken at
 @dataclass
 class FanEdges:
     """How strongly the photo shows a card edge across one fan, sampled along it: ``z[k]`` at ``k / EDGE_PX``
-    card widths from the fan's head (the head card's own edge at 0), in robust standard deviations."""
+    card widths from the fan's head (the head card's own edge at 0), in robust standard deviations above
+    the fan's median row (held within ``EDGE_CLIP``)."""
     z: np.ndarray
 
     def at(self, along: np.ndarray, step: float) -> np.ndarray:
@@ -2007,13 +2008,12 @@ def fan_edges(image: np.ndarray, layout: Layout, H: np.ndarray, piles: dict) -> 
         lo, hi = (corners @ across).min(), (corners @ across).max()
         head = corners[int(np.argmin(start))] - (corners[int(np.argmin(start))] @ across) * across
         length = max(0.0, max(reach)) + 2 * flen
-        n_along, n_across = int(length * EDGE_PX) + 1, max(4, int((hi - lo) * EDGE_PX * (EDGE_ACROSS[1] - EDGE_ACROSS[0])))
+        breadth = (hi - lo) * (EDGE_ACROSS[1] - EDGE_ACROSS[0])
+        n_along, n_across = int(length * EDGE_PX) + 1, max(4, int(breadth * EDGE_PX))
         # strip pixel (x across, y along) -> table -> photo
-        u0 = lo + (hi - lo) * EDGE_ACROSS[0]
-        A = np.array([[across[0] * (hi - lo) * (EDGE_ACROSS[1] - EDGE_ACROSS[0]) / n_across, unit[0] / EDGE_PX, head[0] + across[0] * u0],
-                      [across[1] * (hi - lo) * (EDGE_ACROSS[1] - EDGE_ACROSS[0]) / n_across, unit[1] / EDGE_PX, head[1] + across[1] * u0],
-                      [0.0, 0.0, 1.0]])
-        strip = cv2.warpPerspective(gray, H @ A, (n_across, n_along), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+        corner = head + (lo + (hi - lo) * EDGE_ACROSS[0]) * across
+        to_table = np.array([[*(across * breadth / n_across), 0.0], [*(unit / EDGE_PX), 0.0], [*corner, 1.0]]).T
+        strip = cv2.warpPerspective(gray, H @ to_table, (n_across, n_along), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         # a card's edge is a thin dark line right across the fan (its border, or the shadow it casts):
         # how much darker each row is than the rows either side, in the row's lightest columns (pips,
