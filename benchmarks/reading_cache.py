@@ -143,9 +143,13 @@ def main(argv=None) -> int:
     sub.choices["read"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                                      help="another value for a numeric constant of vision.reading")
     args = ap.parse_args(argv)
+    t0 = time.time()
     results = build(args) if args.mode == "build" else read(args)
     if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=1))
+        # the same shape as reading_bench.py's files, so that both are compared alike
+        out = {"mode": f"render (reading_cache {args.mode})", "args": vars(args), "wall_s": round(time.time() - t0, 1),
+               "results": results}
+        Path(args.out).write_text(json.dumps(out, indent=1, ensure_ascii=False))
     return 0
 
 
