@@ -152,3 +152,18 @@ def test_photo_is_read_into_the_tableau(server, browser):
     upload_photo(page)
     assert page.locator("#tableau .card").count() >= 90, page.inner_text("#message")
     page.wait_for_selector("#overlay rect")
+
+
+def test_the_play_view_shows_only_once_its_session_is_loaded(server, browser):
+    # A photo sent as soon as the play view appears must have a session to go to: the view used to
+    # show before the session had loaded, and a quick upload failed with a script error.
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click("#game-senior-wrangler")
+    page.wait_for_selector("#view-play:not([hidden])")
+    assert page.inner_text("#play-title").strip(), "the play view is shown before its session is loaded"
+    upload_photo(page)
+    assert page.locator("#tableau .card").count() >= 90, page.inner_text("#message")
+    assert not errors, errors

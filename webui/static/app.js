@@ -65,8 +65,11 @@ async function showSessions() {
 
 // ---------------------------------------------------------------- play view
 async function openSession(id) {
-  show("play"); say(""); source = null; checked = null;
-  try { view = await api("/sessions/" + id); } catch (e) { say(e.message); return; }
+  // The play view shows only once its session is loaded: a photo sent earlier would have no session to go to.
+  say(""); source = null; checked = null; view = null;
+  let loaded;
+  try { loaded = await api("/sessions/" + id); } catch (e) { show("play"); say(e.message); return; }
+  view = loaded; show("play");
   lastReading = null;
   const lastPhoto = [...view.steps].reverse().find((s) => s.kind === "reading");
   if (lastPhoto && lastPhoto.detail.photo) showPhoto(`/api/sessions/${id}/photos/${lastPhoto.detail.photo}`, null);
@@ -215,6 +218,7 @@ function drawOverlay(reading, w, h) {
   $("photo-caption").textContent = `${(reading.sightings || []).length} corner indices recognised in ${reading.seconds}s.`;
 }
 async function sendPhoto(blob, name) {
+  if (!view) { say("The session is still loading: send the photo again in a moment."); return; }
   if (!blob || !blob.size) { say("That file is empty."); return; }
   const fd = new FormData(); fd.append("photo", blob, name || "photo.jpg");
   $("busy").hidden = false; say("");
