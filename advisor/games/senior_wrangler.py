@@ -204,6 +204,13 @@ class SeniorWrangler(Game):
             return 12 if top.rank == 13 else 0
         return None
 
+    def completion(self, state: State) -> float:
+        """Share of the 96 column cards on the piles, a finished pile counted whole (its twelve cards lie
+        on its key card then, not in a pile area, so the protocol's default would lose them)."""
+        if self.is_won(state):
+            return 1.0
+        return sum(self.progress(state, j) for j in range(NCOL)) / (NCOL * PILE_LEN)
+
     def is_won(self, state: State) -> bool:
         return (not any(state.areas["column"])
                 and all(self.progress(state, j) == PILE_LEN for j in range(NCOL)))

@@ -85,6 +85,22 @@ def solve_cached(state: State, seconds: float | None = None) -> solver.Solution:
         _CACHE.move_to_end(key)
         return hit
     sol = solver.solve(state, SOLVE_SECONDS if seconds is None else seconds)
+    if sol.verdict == "unknown":
+        # Each look starts afresh and finds its own best line; one followed for a move and then
+        # dropped for another mixes lines that each went far into a game that goes nowhere (seed 451:
+        # lines of 90 cards, 37 played). So the best line seen so far is kept along its moves and is
+        # left only for one that gets further (or a verdict).
+        kept = _LINES.get(key)
+        if kept is not None and kept.best_played >= sol.best_played:
+            sol = solver.Solution("unknown", [], sol.reason + f"; following the best line found earlier "
+                                  f"({kept.best_played} of 96 cards)", sol.nodes, sol.seconds, kept.best_played,
+                                  list(kept.line))
+        elif sol.line:
+            _keep_line(state, sol)
+    elif sol.verdict == "no" and key in _LINES:
+        # lost, but the line kept still says how to put the most cards up
+        kept = _LINES[key]
+        sol = solver.Solution("no", [], sol.reason, sol.nodes, sol.seconds, kept.best_played, list(kept.line))
     _remember(key, sol)
     if sol.verdict == "yes" and sol.plan:
         g = get_game(solver.GAME_ID)
@@ -95,6 +111,28 @@ def solve_cached(state: State, seconds: float | None = None) -> solver.Solution:
             _remember(_state_key(s), solver.Solution("yes", rest, f"a winning plan of {len(rest)} moves",
                                                      0, 0.0, sol.best_played))
     return sol
+
+
+_LINES: "OrderedDict[str, solver.Solution]" = OrderedDict()
+
+
+def _keep_line(state: State, sol: solver.Solution) -> None:
+    """Remember the rest of an unproved best line at every state along it."""
+    g = get_game(solver.GAME_ID)
+    s = state.copy()
+    for i in range(len(sol.line)):
+        rest = sol.line[i:]
+        _LINES[_state_key(s)] = solver.Solution("unknown", [], "", 0, 0.0, sol.best_played, list(rest))
+        _LINES.move_to_end(_state_key(s))
+        try:
+            m = g.parse_move(s, rest[0])
+            if g.why_illegal(s, m) is not None:
+                break
+            g.apply(s, m)
+        except Exception:       # a line the engine cannot follow ends here
+            break
+    while len(_LINES) > _CACHE_SIZE:
+        _LINES.popitem(last=False)
 
 
 def _remember(key: str, sol) -> None:
@@ -119,6 +157,12 @@ def rule_solver(ctx: Context):
                              f"the next step of a winning plan ({len(sol.plan)} moves to the end)", SCORE_PLAN)
     elif sol.verdict == "no":
         yield Winnable("no", exact=True, reason=sol.reason)
+        if sol.line:
+            m = ctx.game.parse_move(ctx.state, sol.line[0])
+            if ctx.game.why_illegal(ctx.state, m) is None:
+                yield Suggestion(str(m), ctx.game.describe(ctx.state, m),
+                                 f"the deal can no longer be won; this is the next move of the best line found, "
+                                 f"which puts {sol.best_played} of 96 cards on the piles", SCORE_BEST_LINE)
     else:
         yield Winnable("unknown", exact=False, reason=sol.reason)
         if sol.line:

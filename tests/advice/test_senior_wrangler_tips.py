@@ -273,3 +273,49 @@ def test_the_solver_rule_thinks_longer_at_the_opening(monkeypatch):
     advise(later, [(s, m)], search=False)
     assert opening and set(opening) >= {OPENING_SECONDS}
     assert OPENING_SECONDS not in seen and tips.SOLVE_SECONDS in seen
+
+
+def test_an_unproved_best_line_is_kept_until_a_look_goes_further(monkeypatch):
+    # With no plan found, each look has a best line of its own; the advice keeps to the best seen so far,
+    # along its moves, and leaves it only for a line that puts more cards up.
+    start = G.new(451)
+    moves = [str(m) for m in G.legal_moves(start) if m.action == "move"]
+    first, other = moves[0], moves[1]
+    b = Board(start.copy())
+    b.push(first)
+    after = G.legal_moves(b.state)
+    second = str(next(m for m in after if m.action == "move"))
+    answers = iter([
+        solver.Solution("unknown", [], "look 1", 0, 0.0, 50, [first, second]),
+        solver.Solution("unknown", [], "look 2", 0, 0.0, 40, ["redeal"]),          # worse: the kept line stays
+        solver.Solution("unknown", [], "look 3", 0, 0.0, 60, [other]),             # better: taken
+    ])
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: next(answers))
+    monkeypatch.setattr(tips, "_CACHE", type(tips._CACHE)())
+    monkeypatch.setattr(tips, "_LINES", type(tips._LINES)())
+    one = tips.solve_cached(start, 0.1)
+    assert one.line == [first, second] and one.best_played == 50
+    two = tips.solve_cached(b.state, 0.1)
+    assert two.line == [second] and two.best_played == 50 and "found earlier" in two.reason
+    b.push(second)
+    three = tips.solve_cached(b.state, 0.1)
+    assert three.line == [other] and three.best_played == 60
+
+
+def test_a_lost_deal_still_follows_the_best_line_kept(monkeypatch):
+    # Once the solver proves the deal lost, the line kept still says how to put the most cards up.
+    start = G.new(451)
+    first = next(str(m) for m in G.legal_moves(start) if m.action == "move")
+    answers = iter([solver.Solution("unknown", [], "look 1", 0, 0.0, 70, [first, "redeal"]),
+                    solver.Solution("no", [], "every line of play was examined: none wins", 0, 0.0, 0, [])])
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: next(answers))
+    monkeypatch.setattr(tips, "_CACHE", type(tips._CACHE)())
+    monkeypatch.setattr(tips, "_LINES", type(tips._LINES)())
+    tips.solve_cached(start, 0.1)
+    b = Board(start.copy())
+    b.push(first)
+    lost = tips.solve_cached(b.state, 0.1)
+    assert lost.verdict == "no" and lost.line == ["redeal"] and lost.best_played == 70
+    monkeypatch.setattr(tips, "solve_cached", lambda state, seconds=None: lost)
+    top = advise(b.state, [first]).suggestions[0]
+    assert top.move == "redeal" and "can no longer be won" in top.reason

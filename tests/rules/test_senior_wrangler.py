@@ -413,3 +413,24 @@ def test_depth_under_a_pile_top_follows_the_key_order():
     for n, rank in enumerate(expected):
         assert g.depth_under(s, Loc("pile", 0), Card(rank, "s")) == n
     assert g.depth_under(s, Loc("key", 0), Card(13, "h")) == 12
+
+
+def test_completion_counts_a_finished_pile_whole():
+    # A finished pile is squared on its key card (the key area), not left in the pile area: the game's
+    # progress measure must still count its twelve cards, or playing a king would look like going back.
+    import json
+    from pathlib import Path
+    from advisor.engine import Board, get_game
+    g = get_game("senior-wrangler")
+    plan = json.loads((Path(__file__).parents[1] / "fixtures" / "senior-wrangler-451-plan.json").read_text())["plan"]
+    b = Board(g.new(451))
+    before = None
+    for m in plan:
+        piles_done = sum(len(k) > 1 for k in b.state.areas["key"])
+        before = g.completion(b.state)
+        b.push(m)
+        if sum(len(k) > 1 for k in b.state.areas["key"]) > piles_done:
+            break
+    assert g.completion(b.state) > before
+    played = sum(g.progress(b.state, j) for j in range(8))
+    assert g.completion(b.state) == played / 96
