@@ -477,8 +477,9 @@ typedef struct {
     int nxt[NCOL];
     int rem[15];
     int played, best, count, nodes;
-    int npath;
+    int npath, nbest;
     int8_t path[TOTAL][2];
+    int8_t best_path[TOTAL][2];     /* the moves to `best`, so a line kept reaches what it claims */
     uint64_t fk[1 << FAIL_BITS][2];
     uint32_t fgen[1 << FAIL_BITS];
     uint32_t gen;
@@ -517,8 +518,11 @@ static int fl_rec(Finish *f)
 {
     if (f->played == TOTAL)
         return 1;
-    if (f->played > f->best)
+    if (f->played > f->best) {
         f->best = f->played;
+        f->nbest = f->npath;
+        memcpy(f->best_path, f->path, sizeof(f->path[0]) * (size_t)f->npath);
+    }
     uint64_t ka, kb;
     int found;
     fl_key(f, &ka, &kb);
@@ -632,6 +636,7 @@ static int finish_last(Finish *f, const Ctx *x, const Pos *p, int nodes)
     f->count = 0;
     f->nodes = nodes;
     f->npath = 0;
+    f->nbest = 0;
     f->nfail = 0;
     if (++f->gen == 0) {
         memset(f->fgen, 0, sizeof f->fgen);
@@ -747,12 +752,19 @@ static int beam_run(const Ctx *x, const Pos *start, int s0, const Params *pr, co
                     }
                     return 1;
                 }
-                if (got == -1) {
-                    if (w->fin->best > w->best)
-                        w->best = w->fin->best;
-                } else {
-                    continue;           /* no way to finish: drop it */
+                if (w->fin->best > w->best) {
+                    /* the best seen is kept with its moves: a line claimed must be a line played */
+                    w->best = w->fin->best;
+                    memcpy(&w->best_line, cur, sizeof(Pos));
+                    for (int i = 0; i < w->fin->nbest; i++) {
+                        w->best_line.mv[w->best_line.nmv][0] = w->fin->best_path[i][0];
+                        w->best_line.mv[w->best_line.nmv][1] = w->fin->best_path[i][1];
+                        w->best_line.nmv++;
+                    }
+                    w->have_line = 1;
                 }
+                if (got == 0)
+                    continue;           /* no way to finish: drop it */
             }
             if (out_of_time(clk))
                 return -1;

@@ -882,7 +882,7 @@ def _finish_last(cols, prog, need, nodes: int):
     Complete for the last session: only the two cuts of the exact search that are plainly
     sound there (a king tried on one of the piles needing only a king; a card whose rank
     has a single copy left is played at once). Raises _Budget (with the most cards
-    played) after ``nodes`` positions.
+    played and the moves that played them) after ``nodes`` positions.
     """
     cols = [bytes(c) for c in cols]
     heights = [len(c) for c in cols]
@@ -897,6 +897,7 @@ def _finish_last(cols, prog, need, nodes: int):
     path: list = []
     total = NCOL * PILE_LEN
     best = [sum(prog)]
+    best_path: list = []          # the moves to best[0]: a line reported must reach what it claims
     count = [0]
     played = [sum(prog)]
     rc = range(NCOL)
@@ -907,12 +908,13 @@ def _finish_last(cols, prog, need, nodes: int):
             return True
         if played[0] > best[0]:
             best[0] = played[0]
+            best_path[:] = path
         key = bytes(heights) + bytes(prog).translate(cap)
         if key in failed:
             return False
         count[0] += 1
         if count[0] > nodes:
-            raise _Budget(best[0])
+            raise _Budget(best[0], list(best_path))
         wanted: dict[int, list[int]] = {}
         for j in rc:
             r = nxt[j]
@@ -1003,7 +1005,7 @@ def _beam(pos: Compact, deadline: float, rng: random.Random, width: int = 30, sa
                 except _Budget as e:
                     got = None
                     if e.args and e.args[0] > best:
-                        best = e.args[0]
+                        best, best_line = e.args[0], (hist, e.args[1])
                 else:
                     if got is not None:
                         line = _unlink((hist, got))

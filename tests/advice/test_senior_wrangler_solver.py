@@ -9,6 +9,7 @@ from advisor.cards import Card
 
 from advisor.catalogue import fact
 from advisor.engine import Board, State
+from advisor import senior_wrangler_solver as solver
 from advisor.senior_wrangler_solver import (compact, king_foresight, kings_relaxation, order_cycle, rank_block,
                                             solve, verify_plan, _Budget, _finish_last, _needs_after, _notation,
                                             _places, _score)
@@ -393,3 +394,16 @@ def test_deal_451_from_the_plans_sixth_session_is_solved():
     sol = solve(st, 5.0)
     assert sol.verdict == "yes"
     assert replays_to_a_win(st, sol.plan)
+
+
+def test_python_beam_line_reaches_the_count_it_reports(monkeypatch):
+    # a small node budget stops the last session's complete search part-way; the most cards it played
+    # come back with the moves that played them (they once came back alone, 4 cards beyond the line kept)
+    monkeypatch.setattr(solver, "FINISH_NODES", 50)
+    pos = compact(G.new(40))
+    plan, best, line = solver._beam(pos, solver._clock() + 2.0, random.Random(0), 5, 6, 2.0)
+    assert plan is None
+    board = G.new(40)
+    for m in _notation(line):
+        G.apply(board, G.parse_move(board, m))
+    assert sum(compact(board).prog) == best

@@ -137,14 +137,16 @@ def test_both_searches_find_plans_that_replay(monkeypatch, use_fast):
 
 def test_c_search_reports_its_best_line_when_out_of_time():
     pos = compact(G.new(40))       # a deal the beam search has not won in 30 s (holding or not)
-    plan, best, line = fast.beam_search(*_args(pos.keys, pos.cols, pos.prog), 1, 0.05, False, 0, 5, 6, 2.0,
-                                        1500, solver.BLOCKED_WEIGHT, solver.KING_WEIGHT)
+    # 0.3 s takes the beams to the last session, where a small node budget stops its complete search part-way:
+    # the line kept once ended 20 cards short of the count claimed
+    plan, best, line = fast.beam_search(*_args(pos.keys, pos.cols, pos.prog), 1, 0.3, False, 0, 5, 6, 2.0,
+                                        50, solver.BLOCKED_WEIGHT, solver.KING_WEIGHT)
     assert plan is None
     board = G.new(40)
     for m in _notation(line):
         G.apply(board, G.parse_move(board, m))
-    # the line replays; the last session's complete search may have got further than any line kept
-    assert 0 < sum(compact(board).prog) <= best
+    # the line replays and reaches the count claimed, also where the last session's complete search got furthest
+    assert 0 < sum(compact(board).prog) == best
 
 
 @pytest.mark.parametrize("cols, prog, keys, problem", [
