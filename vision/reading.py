@@ -3250,6 +3250,9 @@ def suit_doubts(state: State, deck_suits: Counter, first_more: Counter | None = 
     first_more, first_less = first_more or Counter(), first_less or Counter()
     seen = Counter(c.suit for *_, c in read) + first_more
     seen.subtract(first_less)
+    # A card turned to this suit and later left out of the state (dropped, or read as another card) is
+    # still in ``first_less``: the count as first read can't go under nothing (it once said "-1 ♣").
+    seen = Counter({suit: max(0, n) for suit, n in seen.items()})
     out = []
     for suit, other in PARTNER.items():
         want = len(read) * deck_suits.get(suit, 0) / total

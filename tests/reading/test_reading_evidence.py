@@ -532,6 +532,24 @@ def test_a_deck_whose_clubs_are_all_read_as_spades_gets_a_doubt_on_every_spade()
     assert suit_doubts(few, suits) == []
 
 
+def test_suit_counts_as_first_read_never_go_below_none():
+    # Cards the reader turned from spades to clubs and then left out of the state are still counted as
+    # first read; a state of spades alone then said "... ♠ and -2 ♣ among the ... cards as first read".
+    from advisor.cards import Card
+    from advisor.engine import Slot
+    from vision.reading import suit_doubts
+    game = get_game("aunty-allis")
+    state = game.new(1)
+    faces = [(a, i, j) for a, ps in state.areas.items() for i, p in enumerate(ps) for j, s in enumerate(p)
+             if s.face_up and s.card is not None]
+    for a, i, j in faces:
+        state.areas[a][i][j] = Slot(Card(state.areas[a][i][j].card.rank, "s"), True)
+    doubts = suit_doubts(state, Counter(c.suit for c in game.deck()), Counter({"s": 2}), Counter({"c": 2}))
+    assert doubts and all(f"{len(faces) + 2} ♠ and no ♣ among the {len(faces)} cards as first read" in d.message
+                          for d in doubts)
+    assert not any("-" in d.message.split(":")[1].split("among")[0] for d in doubts)
+
+
 def test_a_deck_whose_clubs_are_read_as_spades_half_the_time_gets_a_doubt_on_every_spade():
     # The classifier takes about half of one deck's clubs for spades, sure of each: the clubs left are
     # under half their share and the spades well over theirs, a split no fair layout shows.
