@@ -1193,3 +1193,24 @@ def test_an_index_boxed_twice_two_thirds_of_a_step_apart_is_one_card(monkeypatch
     before = read()
     assert [s.card.label if s.card else None for s in before.state.areas["column"][3]].count("Qc") == 2
     assert compare(truth, before.state, before.doubts)["wrong"] > compare(truth, r.state, r.doubts)["wrong"]
+
+
+def test_a_place_read_empty_under_a_fan_read_in_the_row_above_gets_a_doubt():
+    # Pendulum's rows lie 0.7 card widths apart and its packets fan 0.2: a packet of five reaches over the
+    # first card of the place below it, and the cards there may have been counted with the packet.
+    from vision.reading import covered_empties
+    game = get_game("pendulum")
+    layout = game.layout({})
+    state = game.new(3)
+    for name in ("top", "second", "third", "fourth", "fifth", "sixth"):
+        state.areas[name] = [[] for _ in state.areas[name]]
+    state.areas["third"][1] = list(game.new(3).areas["top"][1][:1]) * 5       # five cards from (1.2, 3.1) on
+    in_view = {(a.name, i) for a in layout.areas for i in range(a.count)}
+    doubts = covered_empties(layout, state, in_view)
+    assert [(d.area, d.pile, d.index, d.kind) for d in doubts] == [("fourth", 1, None, "count")]
+    assert "third 2 reaches over it" in doubts[0].message
+    # one card reaches nowhere; a place out of the photo says nothing
+    state.areas["third"][1] = state.areas["third"][1][:1]
+    assert covered_empties(layout, state, in_view) == []
+    state.areas["third"][1] = state.areas["third"][1] * 5
+    assert covered_empties(layout, state, in_view - {("fourth", 1)}) == []
