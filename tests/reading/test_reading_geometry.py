@@ -417,3 +417,25 @@ def test_a_card_edge_in_the_photo_where_a_missed_place_would_lie_argues_for_that
     assert _fan_fit(along, step, edges=with_edge)[0].tolist() == [0, 1, 2, 4, 5]
     assert _fan_fit(along, step, edges=without)[0].tolist() == [0, 1, 2, 3, 4]
     assert _fan_fit(along, step, edges=without)[1] > margin      # surer of five than the spacing alone
+
+
+def test_a_card_at_the_next_rows_head_past_missed_indices_is_that_rows_head(monkeypatch):
+    """Pendulum's rows lie 0.7 card widths apart, three and a half packet steps. A card seen there, two
+    steps past the last card of the packet above with no index between, is the next row's head card,
+    though it lies nearly as close to a step of the packet above; a packet seen card by card down to
+    the same point keeps its card."""
+    import vision.reading as R
+    pl = R.places(get_game("pendulum").layout({}))
+    top = next(k for k, p in enumerate(pl) if p.area.name == "top" and p.pile == 0)
+    below = next(k for k, p in enumerate(pl) if p.area.name == "second" and p.pile == 0)
+    head = np.array(pl[top].table)
+    lone = np.array([head, head + [0, 0.2], head + [0, 0.63]])     # the third nearer step 3 (0.6) than the head (0.7)
+    owner, _, _ = R._locate(lone, pl)
+    assert list(owner) == [top, top, below]
+    dense = np.array([head, head + [0, 0.2], head + [0, 0.4], head + [0, 0.6]])
+    owner, _, ok = R._locate(dense, pl)
+    assert list(owner) == [top] * 4 and ok.all()
+    # without the rule the lone card stayed in the packet above, two indices supposed missed
+    monkeypatch.setattr(R, "REACH_NEAR", 0.0)
+    owner, _, _ = R._locate(lone, pl)
+    assert list(owner) == [top, top, top]
