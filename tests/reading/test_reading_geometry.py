@@ -360,6 +360,8 @@ def test_a_fan_reaches_only_as_far_as_the_next_pile_head_on_its_line(monkeypatch
     assert _locate(tab, pl)[0].tolist() != [fourth, fifth]
     monkeypatch.setattr(vision.reading, "LOCATE_ROUNDS", 8)
     monkeypatch.setattr(vision.reading, "REACH_GAP", 0)
+    assert _locate(tab, pl)[0].tolist() == [fourth, fifth]      # session 40's rule alone takes it to the head, too
+    monkeypatch.setattr(vision.reading, "REACH_NEAR", 0.0)
     assert _locate(tab, pl)[0].tolist() == [fourth, fourth]
     # a Seven and Six column meets no other pile head: the whole gap for missed indices stays
     sas = get_game("seven-and-six")
