@@ -3203,6 +3203,8 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals, fans)
     if COVERED_EMPTY:
         doubts.extend(covered_empties(layout, state, in_view))
+    if image_size is not None:
+        _runs_off_photo(layout, state, H, image_size, doubts)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
     # (each remembers its first reading in first_read; a suit the pips changed says the same of the deck)
     relabelled = list({id(c): c for c in settled + by_pips + balanced}.values()) if SUIT_FIRST else []
@@ -3340,6 +3342,38 @@ def covered_empties(layout: Layout, state: State, in_view: set) -> list[Doubt]:
                                      "read there may lie here: check both", a.name, i, None, "count"))
                     break
     return out
+
+
+# How far (pixels) a fan's last card may reach past the photo's edge before the fan is said to run out of it
+# (a card lying on the very edge of a whole-layout photo is not a cut one).
+OFF_PHOTO_PX = 4.0
+
+
+def _runs_off_photo(layout: Layout, state: State, H: np.ndarray, image_size: tuple[int, int],
+                    doubts: list[Doubt]) -> None:
+    """An "out-of-view" doubt on each fan whose last card read reaches past the photo's edge: the fan may go
+    on beyond it, so its length is unknown, not short. The count of the cards placed then says so, too."""
+    w, h = image_size
+    box = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, CARD_ASPECT], [1.0, CARD_ASPECT]])
+    cut = []
+    for a in layout.areas:
+        if not _visible_area(a) or a.fan == (0.0, 0.0):
+            continue
+        for i, pile in enumerate(state.areas.get(a.name, [])):
+            if not pile:
+                continue
+            px = _apply(H, np.array(a.position(i, len(pile) - 1)) + box)
+            if ((px < -OFF_PHOTO_PX) | (px > np.array([w, h]) + OFF_PHOTO_PX)).any():
+                cut.append((a.name, i))
+                doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1} runs out of the photo after card {len(pile)}: "
+                                    "any cards beyond the edge are unknown; photograph the whole layout to read them",
+                                    a.name, i, None, "out-of-view"))
+    if cut:
+        for d in doubts:
+            if d.kind == "count" and d.area is None and "not found" in d.message:
+                d.message = d.message.replace("(most likely in a fan whose length is in doubt)",
+                                              f"(most likely beyond the photo's edge, where {count_word(len(cut))} "
+                                              f"fan{'s' if len(cut) > 1 else ''} run{'' if len(cut) > 1 else 's'} out of it)")
 
 
 def _empty_places(layout: Layout, state: State, H: np.ndarray, in_view: set, sightings: Sequence[Any]

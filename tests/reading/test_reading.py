@@ -693,6 +693,27 @@ def test_a_partial_photo_marks_the_missing_areas_unknown():
         [[s.card.label for s in p] for p in truth.areas["column"]]
 
 
+def test_fans_cut_by_the_photos_edge_are_said_to_run_out_of_it():
+    # A photo cut across the columns: the cards read end at the edge, and the count of cards placed was
+    # blamed on "a fan whose length is in doubt". Each cut fan now says its length past the edge is unknown.
+    truth = get_game("captain-spaulding").new(3)
+    rng = random.Random(3)
+    H = camera(rng, extent=extent(truth), tilt=0.0, rotation=0.0)
+    sights = sightings_for(truth, H, rng)
+    whole = read_sightings(sights, "captain-spaulding", image_size=SIZE)
+    assert whole.state is not None and not [d for d in whole.doubts if "runs out of the photo" in d.message]
+    y = 1.7 + 0.3 * 4          # on the table (columns start at 1.7, fanned 0.3): about the fifth card of each
+    cut = float((H @ np.array([0, y, 1.0]))[1] / (H @ np.array([0, y, 1.0]))[2])
+    kept = [s for s in sights if s.box[3] < cut]
+    r = read_sightings(kept, "captain-spaulding", image_size=(SIZE[0], int(cut)))
+    assert r.state is not None, r.message
+    out = [d for d in r.doubts if d.kind == "out-of-view" and "runs out of the photo" in d.message]
+    assert {(d.area, d.pile) for d in out} == {("column", i) for i in range(len(truth.areas["column"]))}
+    assert all(len(r.state.areas["column"][d.pile]) < len(truth.areas["column"][d.pile]) for d in out)
+    count = [d for d in r.doubts if d.kind == "count" and d.area is None and "not found" in d.message]
+    assert count and "beyond the photo's edge" in count[0].message
+
+
 # --------------------------------------------------------------- changes
 
 def test_a_later_photo_is_explained_as_moves():
