@@ -2355,7 +2355,9 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
 
     They start as the deal (or the last photo) had them; unknown cards are
     taken from them or added to the stock until the count is the deck's.
-    More cards on the table than the deck holds is a doubt.
+    Places outside the photo (an "out-of-view" doubt in ``doubts``) start with the deal's count of unknown
+    cards, a guess: where the table holds more than the deck, their unknown cards go first, one from each
+    in turn. More cards on the table than the deck holds is a doubt.
     """
     total = _placed(areas)
     deck = len(game.deck())
@@ -2366,14 +2368,23 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
             while p and total > deck and p[-1].card is None:
                 p.pop()
                 total -= 1
+    outside = [areas[d.area][d.pile] for d in doubts if d.kind == "out-of-view" and d.area in areas
+               and d.pile is not None and d.pile < len(areas[d.area])
+               and all(s.card is None for s in areas[d.area][d.pile])]
+    while total > deck and any(outside):
+        for p in outside:
+            if p and total > deck:
+                p.pop()
+                total -= 1
     if total > deck:
         doubts.append(Doubt(f"{total} cards placed but the game has only {deck}: some cards were seen twice or misread",
                             kind="count"))
     elif total < deck and hidden_areas:
         areas[hidden_areas[0].name][0].extend([Slot(None, False)] * (deck - total))
     elif total < deck:
+        where = "in the places outside the photo" if outside else "in a fan whose length is in doubt"
         doubts.append(Doubt(f"{total} cards placed but all {deck} cards of the game lie on the table: {deck - total} "
-                            f"not found (most likely in a fan whose length is in doubt)", kind="count"))
+                            f"not found (most likely {where})", kind="count"))
 
 
 def _placed(areas: dict) -> int:
@@ -3344,25 +3355,29 @@ def covered_empties(layout: Layout, state: State, in_view: set) -> list[Doubt]:
     return out
 
 
-# How far (pixels) a fan's last card may reach past the photo's edge before the fan is said to run out of it
-# (a card lying on the very edge of a whole-layout photo is not a cut one).
+# A fan runs out of the photo where the index of one more card (this far either way of its centre, card
+# widths) would not lie wholly inside the photo, by more than OFF_PHOTO_PX pixels.
+INDEX_HALF = np.array([0.1, 0.2])
 OFF_PHOTO_PX = 4.0
 
 
 def _runs_off_photo(layout: Layout, state: State, H: np.ndarray, image_size: tuple[int, int],
                     doubts: list[Doubt]) -> None:
-    """An "out-of-view" doubt on each fan whose last card read reaches past the photo's edge: the fan may go
-    on beyond it, so its length is unknown, not short. The count of the cards placed then says so, too."""
+    """An "out-of-view" doubt on each fan in view whose next card's index would lie past the photo's edge:
+    the fan may go on beyond it, so its length is unknown, not short. The count of the cards placed then
+    says so, too."""
     w, h = image_size
-    box = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, CARD_ASPECT], [1.0, CARD_ASPECT]])
+    box = np.array([[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]]) * INDEX_HALF
+    outside = {(d.area, d.pile) for d in doubts if d.kind == "out-of-view"}     # (said already: wholly outside)
     cut = []
     for a in layout.areas:
         if not _visible_area(a) or a.fan == (0.0, 0.0):
             continue
         for i, pile in enumerate(state.areas.get(a.name, [])):
-            if not pile:
+            if not pile or (a.name, i) in outside:
                 continue
-            px = _apply(H, np.array(a.position(i, len(pile) - 1)) + box)
+            # where the index of one more card would lie: not wholly in the photo, such a card could not be read
+            px = _apply(H, np.array(a.position(i, len(pile))) + INDEX_CENTRE + box)
             if ((px < -OFF_PHOTO_PX) | (px > np.array([w, h]) + OFF_PHOTO_PX)).any():
                 cut.append((a.name, i))
                 doubts.append(Doubt(f"{a.name.replace('-', ' ')} {i + 1} runs out of the photo after card {len(pile)}: "

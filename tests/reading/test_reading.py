@@ -955,3 +955,30 @@ def test_a_sparse_pendulum_layout_voted_at_half_its_row_pitch_is_stretched_back(
     monkeypatch.setattr(vision.reading, "STRETCH_LOOK", 0)
     before = read_sightings(sights, "pendulum", image_size=SIZE)
     assert len(visible_equal(truth, before.state)) > 0.5 * piles
+
+
+def test_places_outside_the_photo_give_up_their_guessed_cards_before_the_count_objects():
+    # A place outside the photo holds the deal's count of unknown cards, a guess. Mid-game the columns in
+    # view have grown, and those guesses made the table hold more cards than the packs ("105 cards placed
+    # but the game has only 104", and the rules objected). They now give up unknown cards first.
+    from advisor.engine import Slot
+    from vision.reading import Doubt, _balance
+    game = get_game("captain-spaulding")
+    state = game.new(3)
+    layout = game.layout(state.options)
+    outside = [Doubt("column 9 is outside the photo: its cards are unknown", "column", 8, None, "out-of-view"),
+               Doubt("column 8 is outside the photo: its cards are unknown", "column", 7, None, "out-of-view")]
+    for i in (7, 8):
+        state.areas["column"][i] = [Slot(None, True)] * len(state.areas["column"][i])
+    state.areas["column"][0] = state.areas["column"][0] + list(game.new(4).areas["column"][0][:3])   # three more in view
+    lengths = [len(p) for p in state.areas["column"]]
+    doubts = list(outside)
+    _balance(game, layout, state.areas, doubts)
+    assert sum(len(p) for ps in state.areas.values() for p in ps) == len(game.deck())
+    assert [len(p) for p in state.areas["column"][:7]] == lengths[:7]
+    assert sorted(lengths[i] - len(state.areas["column"][i]) for i in (7, 8)) == [1, 2]
+    assert not [d for d in doubts if d.kind == "count"]
+    # cards short: the places outside the photo are named as where they most likely are
+    state.areas["column"][0] = state.areas["column"][0][:-6]
+    _balance(game, layout, state.areas, doubts)
+    assert any(d.kind == "count" and "places outside the photo" in d.message for d in doubts)
