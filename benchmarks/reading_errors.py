@@ -12,6 +12,10 @@ wrong. Each pile of each kept photo is read again and compared with the truth:
 Counts are given per game and per deck::
 
     python benchmarks/reading_errors.py --games senior-wrangler seven-and-six --layouts 40
+
+``--cut right`` (or ``bottom``) reads each photo with that side cut off (``--keep``: the share kept; the
+sightings are those wholly inside the part kept), for partial photos: the cards of places outside it are
+wrong then, whatever the reader does, so compare the totals of two readers, not one with the whole photos.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import argparse
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -80,6 +86,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--dir", default=str(ROOT / "data" / "reading-cache"))
     ap.add_argument("--unflagged", action="store_true", help="count only the wrong cards no doubt points at")
+    ap.add_argument("--cut", choices=("right", "bottom"), help="read each photo with this side cut off")
+    ap.add_argument("--keep", type=float, default=0.6, help="with --cut: the share of the photo kept")
     args = ap.parse_args(argv)
     from vision.reading import look_again, read_sightings
     folder = Path(args.dir)
@@ -92,8 +100,13 @@ def main(argv=None) -> int:
             raise SystemExit(f"no kept photos of {gid} under {folder}: run reading_cache.py build first")
         for path in files:
             kept = RC._load(path)
-            img = kept["image"]
-            r = read_sightings(kept["sights"], gid, image_size=(img.shape[1], img.shape[0]), weak=kept["weak"], image=img)
+            img, sights, weak = kept["image"], kept["sights"], kept["weak"]
+            if args.cut:
+                h, w = img.shape[:2]
+                x1, y1 = (int(w * args.keep), h) if args.cut == "right" else (w, int(h * args.keep))
+                img = np.ascontiguousarray(img[:y1, :x1])
+                sights, weak = ([s for s in group if s.box[2] <= x1 and s.box[3] <= y1] for group in (sights, weak))
+            r = read_sightings(sights, gid, image_size=(img.shape[1], img.shape[0]), weak=weak, image=img)
             look_again(img, r)
             by_deck[kept["deck"]] += kinds_of_errors(State.from_json(kept["truth"], check=False), r.state, r.doubts,
                                                      args.unflagged)

@@ -982,3 +982,30 @@ def test_places_outside_the_photo_give_up_their_guessed_cards_before_the_count_o
     state.areas["column"][0] = state.areas["column"][0][:-6]
     _balance(game, layout, state.areas, doubts)
     assert any(d.kind == "count" and "places outside the photo" in d.message for d in doubts)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_photo_cut_beside_a_column_is_read_from_the_first_column_not_shifted_along(monkeypatch, seed):
+    # Senior Wrangler's eight columns, keys and piles are evenly spaced: a photo of the first five columns fits
+    # them read as columns four to eight as snugly (the ambiguity was flagged, the shifted one kept). Read so,
+    # the first three columns, full in the deal, would lie inside the photo with nothing on them; read from
+    # the first column, the missing ones lie outside it. That now decides.
+    import vision.reading
+    truth = get_game("senior-wrangler").new(seed)
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth), tilt=0.0, rotation=0.0)
+    sights = sightings_for(truth, H, rng)
+    x = (H @ np.array([5.9, 0.0, 1.0]))            # between column 5 (4.8-5.8 on the table) and column 6
+    cut = float(x[0] / x[2])
+    kept = [s for s in sights if s.box[2] < cut]
+
+    def first_five(r):
+        return [[s.card.label for s in p] for p in r.state.areas["column"][:5]]
+    want = [[s.card.label for s in p] for p in truth.areas["column"][:5]]
+    r = read_sightings(kept, "senior-wrangler", image_size=(int(cut), SIZE[1]))
+    assert r.state is not None, r.message
+    assert first_five(r) == want
+    assert {d.pile for d in r.doubts if d.kind == "out-of-view" and d.area == "column"} == {5, 6, 7}
+    monkeypatch.setattr(vision.reading, "EMPTY_IN_VIEW_COST", 0.0)
+    shifted = read_sightings(kept, "senior-wrangler", image_size=(int(cut), SIZE[1]))
+    assert first_five(shifted) != want
