@@ -1,0 +1,42 @@
+"""benchmarks/reading_errors.py sorts a reading's wrong cards by kind, as the benchmark counts them."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import reading_bench as rb  # noqa: E402
+import reading_errors as re_  # noqa: E402
+
+from advisor.cards import Card  # noqa: E402
+from advisor.engine import Slot, get_game  # noqa: E402
+from vision.reading import Doubt  # noqa: E402
+
+
+def _face_up(state, area, pile):
+    return [j for j, s in enumerate(state.areas[area][pile]) if s.face_up and s.card is not None]
+
+
+def test_wrong_cards_are_sorted_by_kind_and_add_up_to_the_benchmarks_count():
+    truth = get_game("senior-wrangler").new(7)
+    read = truth.copy()
+    col = read.areas["column"]
+    j0, j1, j2, j3 = _face_up(read, "column", 0)[:4]
+    c = col[0][j0].card
+    partner = {"c": "s", "s": "c", "h": "d", "d": "h"}[c.suit]
+    col[0][j0] = Slot(Card(c.rank, partner), True)                                     # suit, same colour
+    c = col[0][j1].card
+    col[0][j1] = Slot(Card(c.rank, "h" if c.suit in "cs" else "s"), True)             # suit, other colour
+    c = col[0][j2].card
+    col[0][j2] = Slot(Card(c.rank % 13 + 1, c.suit), True)                             # rank
+    col[0][j3] = Slot(None, True)                                                      # unread
+    del col[1][-1]                                                                     # a pile one card short
+    kinds = re_.kinds_of_errors(truth, read)
+    assert kinds == {"suit, same colour": 1, "suit, other colour": 1, "rank": 1, "unread": 1, "pile length": 1}
+    assert sum(kinds.values()) == rb.compare(truth, read, [])["wrong"]
+    # a doubt on column 1's second card leaves the other wrong cards unflagged; one on column 2 flags its pile
+    doubts = [Doubt("x", "column", 0, j1, "low-confidence"), Doubt("y", "column", 1, None, "count")]
+    assert re_.kinds_of_errors(truth, read, doubts, unflagged_only=True) == {"suit, same colour": 1, "rank": 1,
+                                                                              "unread": 1}
+    # no state: every card of the photo
+    assert re_.kinds_of_errors(truth, None) == {"refused": rb.compare(truth, None, [])["wrong"]}
