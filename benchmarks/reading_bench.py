@@ -123,6 +123,18 @@ def face_down_counts(state: State) -> dict[tuple[str, int], int]:
             for i, p in enumerate(state.areas.get(a.name, []))}
 
 
+def flag_test(doubts: list):
+    """Whether a doubt points at a wrong card (area, pile, index in the read pile or None beyond it): one
+    about its place or its pile, or one about the whole alignment."""
+    located = [d for d in doubts if d.kind in ERROR_KINDS and d.area is not None]
+    global_flag = any(d.kind in GLOBAL_KINDS for d in doubts)
+
+    def flagged(a: str, i: int, j: int | None) -> bool:
+        return global_flag or any(d.area == a and d.pile == i and (d.index is None or j is None or d.index == j)
+                                  for d in located)
+    return flagged
+
+
 def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dict:
     t = visible_piles(truth)
     n_truth = sum(len(v) for v in t.values())
@@ -133,7 +145,7 @@ def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dic
                 "down_piles": len(down), "down_wrong": len(down)}
     read_down = face_down_counts(read)
     r = visible_piles(read)
-    correct = extra = wrong = flagged = unseen_ok = 0
+    correct = extra = wrong = unseen_ok = 0
     bad_piles = set()
     wrong_at: list[tuple[str, int, int | None]] = []
     for key in set(t) | set(r):
@@ -154,10 +166,8 @@ def _compare(truth: State, read: State | None, doubts: list, unseen: set) -> dic
             bad_piles.add(key)
             wrong_at.append((key[0], key[1], rv[k][0] if k < len(rv) else None))
     located = [d for d in doubts if d.kind in ERROR_KINDS and d.area is not None]
-    global_flag = any(d.kind in GLOBAL_KINDS for d in doubts)
-    for a, i, j in wrong_at:
-        if global_flag or any(d.area == a and d.pile == i and (d.index is None or j is None or d.index == j) for d in located):
-            flagged += 1
+    points_at = flag_test(doubts)
+    flagged = sum(1 for a, i, j in wrong_at if points_at(a, i, j))
     true_doubts = sum(1 for d in located if (d.area, d.pile) in bad_piles)
     return {"cards": n_truth, "correct": correct, "extra": extra, "wrong": wrong, "flagged": flagged,
             "unseen_ok": unseen_ok, "doubts": len(located), "true_doubts": true_doubts, "exact": wrong == 0,

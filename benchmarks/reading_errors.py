@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import reading_cache as RC  # noqa: E402
-from reading_bench import ERROR_KINDS, GLOBAL_KINDS, visible_piles  # noqa: E402
+from reading_bench import flag_test, visible_piles  # noqa: E402
 from advisor.engine import State, get_game  # noqa: E402
 
 RED = set("hd")
@@ -57,13 +57,7 @@ def _kinds(truth: State, read: State | None, doubts, unflagged_only: bool) -> Co
     if read is None:
         out["refused"] += sum(len(v) for v in t.values())     # (the benchmark counts them unflagged, too)
         return out
-    located = [d for d in doubts if d.kind in ERROR_KINDS and d.area is not None]
-    if unflagged_only and any(d.kind in GLOBAL_KINDS for d in doubts):
-        return out
-
-    def flagged(key, j):
-        return any(d.area == key[0] and d.pile == key[1] and (d.index is None or j is None or d.index == j)
-                   for d in located)
+    points_at = flag_test(doubts)
     r = visible_piles(read)
     rj = {key: [x[0] for x in v] for key, v in r.items()}
     for key in set(t) | set(r):
@@ -72,7 +66,7 @@ def _kinds(truth: State, read: State | None, doubts, unflagged_only: bool) -> Co
                  if not (k < len(tv) and k < len(rv) and tv[k] == rv[k])
                  and not (k >= len(tv) and rv[k] is None)]
         if unflagged_only:
-            wrong = [k for k in wrong if not flagged(key, rj[key][k] if k < len(rj.get(key, [])) else None)]
+            wrong = [k for k in wrong if not points_at(*key, rj[key][k] if k < len(rj.get(key, [])) else None)]
         if not wrong:
             continue
         if len(tv) != len(rv):

@@ -2350,6 +2350,11 @@ def _fit_depths(game: Game, state: State, squared: Iterable[tuple[str, int]]) ->
     return doubts
 
 
+# Where the count says cards are missing from a game whose every card lies on the table, and nothing else
+# explains it (``_runs_off_photo`` replaces it when fans run out of the photo).
+MISSING_IN_A_FAN = "in a fan whose length is in doubt"
+
+
 def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> None:
     """Make the unseen areas (stock, face-down pile, cards put aside) hold what the table does not.
 
@@ -2382,7 +2387,7 @@ def _balance(game: Game, layout: Layout, areas: dict, doubts: list[Doubt]) -> No
     elif total < deck and hidden_areas:
         areas[hidden_areas[0].name][0].extend([Slot(None, False)] * (deck - total))
     elif total < deck:
-        where = "in the places outside the photo" if outside else "in a fan whose length is in doubt"
+        where = "in the places outside the photo" if outside else MISSING_IN_A_FAN
         doubts.append(Doubt(f"{total} cards placed but all {deck} cards of the game lie on the table: {deck - total} "
                             f"not found (most likely {where})", kind="count"))
 
@@ -3225,12 +3230,12 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
                                   rivals, gaps, one_more, fans, edges)
     for c in stray:
         doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
-    repair(game, state, conf, doubts, previous if previous is not None else _template(game, options), readings, rivals, fans)
+    template = previous if previous is not None else _template(game, options)
+    filled = {(a, i) for a, ps in template.areas.items() for i, p in enumerate(ps) if p}     # (before the repair uses it)
+    repair(game, state, conf, doubts, template, readings, rivals, fans)
     if COVERED_EMPTY:
         doubts.extend(covered_empties(layout, state, in_view))
     if image_size is not None:
-        template = previous if previous is not None else _template(game, options)
-        filled = {(a, i) for a, ps in template.areas.items() for i, p in enumerate(ps) if p}
         _runs_off_photo(layout, state, H, image_size, doubts, in_view & filled)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
     # (each remembers its first reading in first_read; a suit the pips changed says the same of the deck)
@@ -3408,7 +3413,7 @@ def _runs_off_photo(layout: Layout, state: State, H: np.ndarray, image_size: tup
     if cut:
         for d in doubts:
             if d.kind == "count" and d.area is None and "not found" in d.message:
-                d.message = d.message.replace("(most likely in a fan whose length is in doubt)",
+                d.message = d.message.replace(f"(most likely {MISSING_IN_A_FAN})",
                                               f"(most likely beyond the photo's edge, which {count_word(len(cut))} "
                                               f"place{'s' if len(cut) > 1 else ''} of the layout reach{'' if len(cut) > 1 else 'es'})")
 
