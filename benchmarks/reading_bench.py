@@ -316,6 +316,17 @@ def unseen_cards(state: State, scene) -> set[tuple[str, int, int]]:
     return {k for k, v in best.items() if v < VISIBLE_MIN}
 
 
+def photo_size(text: str) -> tuple[int, int]:
+    """``"4000x3000"`` -> (4000, 3000): a photo's width and height, as the benchmarks' ``--size`` takes them."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"--size {text!r}: give WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if not (64 <= w <= 10000 and 64 <= h <= 10000):
+        raise SystemExit(f"--size {text!r}: each side must be 64 to 10000 pixels")
+    return w, h
+
+
 def table_camera(rng: random.Random, placements, aspect: float, size=(1920, 1080), tilt_deg=(35.0, 90.0),
                  rotation: float = 15.0, margin: float = 0.04):
     """A camera at the player's side of the table: tilted 35-90 degrees, turned up to ``rotation`` degrees,
@@ -377,17 +388,19 @@ def decks_and_detector(args):
 
 
 def render_layout(gid: str, seed: int, deck, moves: int = 0, rotation: float = 15.0,
-                  tilt_deg=(35.0, 90.0), four_corners: bool | None = None, fan_spread: float = 0.0):
+                  tilt_deg=(35.0, 90.0), four_corners: bool | None = None, fan_spread: float = 0.0,
+                  size: tuple[int, int] = (1920, 1080)):
     """A seeded deal (``moves`` random moves in), laid out as its game says and photographed.
 
     Returns (truth, scene, camera, numpy rng).  ``four_corners=None`` draws it (30 % of layouts).
-    ``fan_spread``: see ``layout_placements``."""
+    ``fan_spread``: see ``layout_placements``. ``size``: the photo's pixels (width, height); the
+    same seed gives the same deal, camera angle and light at any size."""
     from vision.synth import render_scene
     rng = random.Random(seed * 104729 + 7)
     nrng = np.random.default_rng(seed)
     truth = make_state(gid, seed, moves)
     pl = layout_placements(truth, deck.aspect, rng, fan_spread=fan_spread, fan_rng=random.Random(seed * 7919 + 3))
-    cam = table_camera(rng, pl, deck.aspect, tilt_deg=tilt_deg, rotation=rotation)
+    cam = table_camera(rng, pl, deck.aspect, size=size, tilt_deg=tilt_deg, rotation=rotation)
     if four_corners is None:
         four_corners = rng.random() < 0.3
     scene = render_scene(pl, deck, cam, nrng, four_corners=four_corners, clutter=0)
@@ -409,7 +422,7 @@ def run_render(args) -> dict:
             seed = args.seed + n
             deck = decks[n % len(decks)]
             truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
-                                                    fan_spread=args.fan_spread)
+                                                    fan_spread=args.fan_spread, size=photo_size(args.size))
             image = jpeg(scene.image, nrng, 70, 95)
             if save and n < args.save_count:
                 cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)
@@ -621,6 +634,7 @@ def main(argv=None) -> int:
     render = sub.choices["render"]
     render.add_argument("--sightings", choices=("detector", "oracle"), default="detector")
     render.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
+    render.add_argument("--size", default="1920x1080", help="the photos' pixels, WIDTHxHEIGHT (a 12 MP phone: 4000x3000)")
     render.add_argument("--save", help="write the first photos here")
     render.add_argument("--save-count", type=int, default=3)
     ref = sub.add_parser("refusal", help="each game's photos read as every other game, and random scatters: count the states given")

@@ -55,7 +55,8 @@ def build(args) -> dict:
                 kept = _load(path)
                 truth, image, sights, weak, ddt = kept["truth"], kept["image"], kept["sights"], kept["weak"], kept["detect_s"]
             else:
-                truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation)
+                truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
+                                                         size=RB.photo_size(args.size))
                 image = jpeg(scene.image, nrng, 70, 95)
                 t0 = time.perf_counter()
                 sights, weak = detect(image)
@@ -140,6 +141,8 @@ def main(argv=None) -> int:
     b.add_argument("--moves", type=int, default=25, help="random legal moves after the deal: 0..this many")
     b.add_argument("--rotation", type=float, default=15.0, help="camera turned up to this many degrees")
     b.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
+    b.add_argument("--size", default="1920x1080", help="the photos' pixels, WIDTHxHEIGHT (a 12 MP phone: 4000x3000); "
+                   "keep each size in its own --dir")
     sub.choices["read"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                                      help="another value for a numeric constant of vision.reading")
     args = ap.parse_args(argv)

@@ -72,3 +72,30 @@ def test_each_fanned_pile_can_get_its_own_step_without_moving_anything_else():
     assert all(np.allclose(v, v[0]) for v in looseness.values())      # one step per pile
     assert len(set(np.round(per_pile, 6))) == len(per_pile)            # piles differ
     assert 0.7 < min(per_pile) and max(per_pile) < 1.4
+
+
+def test_a_larger_photo_frames_the_same_layout_scaled_up():
+    # --size 4000x3000 (a phone) against the default 1920x1080: same deal and camera angle, the layout
+    # only larger on the larger photo, in proportion to the side that limits the framing
+    small = rb.table_camera(random.Random(7), rb.layout_placements(rb.make_state("kings", 7, 0), ASPECT,
+                                                                   random.Random(7)), ASPECT, size=(1920, 1080))
+    big = rb.table_camera(random.Random(7), rb.layout_placements(rb.make_state("kings", 7, 0), ASPECT,
+                                                                 random.Random(7)), ASPECT, size=(4000, 3000))
+    assert big.size == (4000, 3000)
+    pts = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0], [3.0, 4.0]])
+    a, _ = _project(small.H, pts)
+    b, _ = _project(big.H, pts)
+    ratio = np.ptp(b, axis=0) / np.ptp(a, axis=0)
+    assert ratio[0] == pytest.approx(ratio[1], rel=1e-6)         # same shape: only the scale changed
+    assert min(4000 / 1920, 3000 / 1080) * 0.999 <= ratio[0] <= max(4000 / 1920, 3000 / 1080) * 1.001
+
+
+@pytest.mark.parametrize("text,size", [("1920x1080", (1920, 1080)), ("4000X3000", (4000, 3000))])
+def test_photo_size_reads_width_by_height(text, size):
+    assert rb.photo_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["4000", "4000x", "axb", "10x10", "20000x3000"])
+def test_photo_size_refuses_what_is_not_a_size(text):
+    with pytest.raises(SystemExit, match="--size"):
+        rb.photo_size(text)
