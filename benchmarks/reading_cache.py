@@ -100,13 +100,18 @@ def _progress(gid: str, done: int, total: int, t_start: float) -> None:
               end="\n" if done == total or not sys.stderr.isatty() else "", file=sys.stderr, flush=True)
 
 
-def read(args) -> dict:
+def apply_settings(pairs: list[str]) -> None:
+    """``--set NAME=VALUE``: another value for a numeric constant of vision.reading, for this run only."""
     import vision.reading as reading
-    for kv in args.set:
+    for kv in pairs:
         name, value = kv.split("=", 1)
         if not hasattr(reading, name):
             raise SystemExit(f"vision.reading has no constant {name}")
         setattr(reading, name, type(getattr(reading, name))(float(value)))
+
+
+def read(args) -> dict:
+    apply_settings(args.set)
     folder = Path(args.dir)
     results = {}
     for gid in args.games:

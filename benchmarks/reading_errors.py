@@ -94,7 +94,10 @@ def main(argv=None) -> int:
     ap.add_argument("--unflagged", action="store_true", help="count only the wrong cards no doubt points at")
     ap.add_argument("--cut", choices=("right", "bottom"), help="read each photo with this side cut off")
     ap.add_argument("--keep", type=float, default=0.6, help="with --cut: the share of the photo kept")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="another value for a numeric constant of vision.reading (as reading_cache.py read)")
     args = ap.parse_args(argv)
+    RC.apply_settings(args.set)
     from vision.reading import look_again, read_sightings
     folder = Path(args.dir)
     kinds = sorted({"refused", "pile length", "unread", "suit, same colour", "suit, other colour", "rank", "other"})

@@ -40,3 +40,15 @@ def test_wrong_cards_are_sorted_by_kind_and_add_up_to_the_benchmarks_count():
                                                                               "unread": 1}
     # no state: every card of the photo
     assert re_.kinds_of_errors(truth, None) == {"refused": rb.compare(truth, None, [])["wrong"]}
+
+
+def test_set_changes_a_readers_constant_and_refuses_one_it_does_not_have(monkeypatch):
+    import pytest
+
+    import reading_cache as rc
+    import vision.reading as reading
+    monkeypatch.setattr(reading, "PIPS", reading.PIPS)          # restored after the test
+    rc.apply_settings(["PIPS=0"])
+    assert reading.PIPS == 0 and isinstance(reading.PIPS, int)
+    with pytest.raises(SystemExit, match="NO_SUCH_THING"):
+        rc.apply_settings(["NO_SUCH_THING=1"])
