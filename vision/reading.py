@@ -2622,6 +2622,19 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             copies += stretched(best[3], q0, pl, scale, near, fit - STRETCH_FAR_SLACK, STRETCH_FAR_FACTORS, STRETCH_FAR_KEEP)
             for H in copies:
                 judge(H, SHIFT_COST)
+    if not tried and REGROUP_RETRY and loose and possible and len(first) >= SNUG_CARDS:
+        # About to refuse, though an alignment held most cards within the layout's areas, loosely: the
+        # first grouping is made in pixels, and seen steeply (a four-corner deck's far indices close
+        # together) it pairs indices of different cards, so the votes miss the layout. Group the cards
+        # again on the table plane of the alignment that explained most of them, and vote again.
+        k = max(possible, key=lambda k: shares[k])
+        H0 = candidates[k][1]
+        regrouped = group_cards(sightings, scale, H0, estimate_opposite(sightings, H0))
+        q1 = np.array([c.anchor for c in regrouped])
+        again = register(regrouped, layout, scale, template)[:MAX_ALIGNMENTS]
+        for _, H in again:
+            if _fit_share(H, q1, pl, layout) >= 0.5 and _plausible_size(H, sightings):
+                judge(H, 0.0)
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
@@ -2845,6 +2858,9 @@ def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, ove
 # Wrangler photos (0.38 and 0.51, with 126 and 85 of about 100 cards wrong); 28 index boxes dropped at
 # random scored 0.48 at most in the 132 scatters a game took for its layout (all 48 tried for Pendulum).
 MIN_SNUG = 0.55
+# Whether a photo about to be refused is voted on again with its cards grouped on the table plane of the
+# best alignment found (see read_sightings).
+REGROUP_RETRY = 1
 # Fewer cards than this say too little for the snug share to judge: an alignment fitted to two or three
 # cards can leave one a little askew (a Poker Patience photo cut down to its two left cards was refused).
 SNUG_CARDS = 6

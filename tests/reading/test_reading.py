@@ -1009,3 +1009,34 @@ def test_a_photo_cut_beside_a_column_is_read_from_the_first_column_not_shifted_a
     monkeypatch.setattr(vision.reading, "EMPTY_IN_VIEW_COST", 0.0)
     shifted = read_sightings(kept, "senior-wrangler", image_size=(int(cut), SIZE[1]))
     assert first_five(shifted) != want
+
+
+def test_a_photo_about_to_be_refused_is_voted_on_again_with_its_cards_regrouped(monkeypatch):
+    # Seen steeply, a four-corner deck's indices can be paired wrongly in pixels; then every alignment
+    # voted for holds the cards within the layout's areas but loosely, and the photo was refused (two
+    # held-out Senior Wrangler renders). Here the cards of the first vote's alignments are made to look
+    # loose; the reader must not refuse at once, but group the cards on the best alignment's table plane
+    # and vote again (where they lie snugly).
+    import vision.reading as reading
+    truth = get_game("senior-wrangler").new(7)
+    sights, _ = photo(truth, 7)
+    own_register, own_snugness = reading.register, reading._snugness
+    votes = []
+
+    def register(*a, **kw):
+        votes.append(1)
+        return own_register(*a, **kw)
+
+    def snugness(off):
+        return 0.0 if len(votes) < 2 else own_snugness(off)
+    monkeypatch.setattr(reading, "register", register)
+    monkeypatch.setattr(reading, "_snugness", snugness)
+    monkeypatch.setattr(reading, "REGROUP_RETRY", 0)
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is None and "not laid out on its places" in r.message
+    votes.clear()
+    monkeypatch.setattr(reading, "REGROUP_RETRY", 1)
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert len(votes) == 2
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
