@@ -11,7 +11,7 @@ v=int(sys.argv[1]); n=int(sys.argv[2]); R.REGROUP_RETRY=v
 games=['senior-wrangler','seven-and-six','captain-spaulding','aunty-allis','uncle-remus','pendulum','kings','interregnum','poker-patience']
 photos=[]
 for g in games:
-    for p in sorted(ROOT / 'data' / 'reading-cache' / g.glob('*.pkl'), key=lambda p:int(p.stem))[:n]:
+    for p in sorted((ROOT / 'data' / 'reading-cache' / g).glob('*.pkl'), key=lambda p:int(p.stem))[:n]:
         k=pickle.loads(p.read_bytes()); photos.append((g,k['sights'],k['weak']))
 photos+=[('scatter',RB.random_scatter(1000+i),[]) for i in range(48)]
 other=0; own=0; scat=0; tot_other=0
