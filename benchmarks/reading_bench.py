@@ -412,6 +412,7 @@ def run_render(args) -> dict:
 
     from vision.synth import jpeg
     decks, detect = decks_and_detector(args)
+    size = photo_size(args.size)
     results = {}
     save = Path(args.save) if args.save else None
     if save:
@@ -422,7 +423,7 @@ def run_render(args) -> dict:
             seed = args.seed + n
             deck = decks[n % len(decks)]
             truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
-                                                    fan_spread=args.fan_spread, size=photo_size(args.size))
+                                                    fan_spread=args.fan_spread, size=size)
             image = jpeg(scene.image, nrng, 70, 95)
             if save and n < args.save_count:
                 cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)

@@ -42,6 +42,7 @@ def build(args) -> dict:
     from vision.synth import jpeg
     decks, detect = RB.decks_and_detector(argparse.Namespace(decks=args.decks, sightings="detector"))
     folder = Path(args.dir)
+    size = RB.photo_size(args.size)
     results = {}
     for gid in args.games:
         (folder / gid).mkdir(parents=True, exist_ok=True)
@@ -55,8 +56,7 @@ def build(args) -> dict:
                 kept = _load(path)
                 truth, image, sights, weak, ddt = kept["truth"], kept["image"], kept["sights"], kept["weak"], kept["detect_s"]
             else:
-                truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
-                                                         size=RB.photo_size(args.size))
+                truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation, size=size)
                 image = jpeg(scene.image, nrng, 70, 95)
                 t0 = time.perf_counter()
                 sights, weak = detect(image)

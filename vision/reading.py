@@ -2513,8 +2513,10 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     # the look-alikes of the alignment that explains most cards under a possible view, read right after it
     possible = [k for k, (_, H) in enumerate(candidates[:limit]) if _plausible_size(H, sightings)]
     shifted = []
+    widest = None     # the alignment that explains most cards under a possible view (a refusal's second vote starts there)
     if possible:
         k = max(possible, key=lambda k: shares[k])
+        widest = candidates[k][1]
         # (each reading costs a tenth of a second or more: a look-alike that explains fewer cards can't win)
         judged = [(_fit_share(H, q0, pl, layout), (f, H)) for f, H in look_alikes(candidates[k], layout)]
         judged = [(share, c) for share, c in judged if share >= shares[k] - LOOK_ALIKE_SLACK]
@@ -2622,14 +2624,12 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             copies += stretched(best[3], q0, pl, scale, near, fit - STRETCH_FAR_SLACK, STRETCH_FAR_FACTORS, STRETCH_FAR_KEEP)
             for H in copies:
                 judge(H, SHIFT_COST)
-    if not tried and REGROUP_RETRY and loose and possible and len(first) >= SNUG_CARDS:
+    if not tried and REGROUP_RETRY and loose and widest is not None and len(first) >= SNUG_CARDS:
         # About to refuse, though an alignment held most cards within the layout's areas, loosely: the
         # first grouping is made in pixels, and seen steeply (a four-corner deck's far indices close
         # together) it pairs indices of different cards, so the votes miss the layout. Group the cards
         # again on the table plane of the alignment that explained most of them, and vote again.
-        k = max(possible, key=lambda k: shares[k])
-        H0 = candidates[k][1]
-        regrouped = group_cards(sightings, scale, H0, estimate_opposite(sightings, H0))
+        regrouped = group_cards(sightings, scale, widest, estimate_opposite(sightings, widest))
         q1 = np.array([c.anchor for c in regrouped])
         again = register(regrouped, layout, scale, template)[:MAX_ALIGNMENTS]
         for _, H in again:

@@ -77,10 +77,10 @@ def test_each_fanned_pile_can_get_its_own_step_without_moving_anything_else():
 def test_a_larger_photo_frames_the_same_layout_scaled_up():
     # --size 4000x3000 (a phone) against the default 1920x1080: same deal and camera angle, the layout
     # only larger on the larger photo, in proportion to the side that limits the framing
-    small = rb.table_camera(random.Random(7), rb.layout_placements(rb.make_state("kings", 7, 0), ASPECT,
-                                                                   random.Random(7)), ASPECT, size=(1920, 1080))
-    big = rb.table_camera(random.Random(7), rb.layout_placements(rb.make_state("kings", 7, 0), ASPECT,
-                                                                 random.Random(7)), ASPECT, size=(4000, 3000))
+    def shot(size):
+        placements = rb.layout_placements(rb.make_state("kings", 7, 0), ASPECT, random.Random(7))
+        return rb.table_camera(random.Random(7), placements, ASPECT, size=size)
+    small, big = shot((1920, 1080)), shot((4000, 3000))
     assert big.size == (4000, 3000)
     pts = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0], [3.0, 4.0]])
     a, _ = _project(small.H, pts)
