@@ -11,6 +11,9 @@ that a change to the reader is measured on hundreds of photos in minutes::
     python benchmarks/reading_cache.py build --games senior-wrangler --layouts 200 --dir data/reading-cache
     python benchmarks/reading_cache.py read --games senior-wrangler --dir data/reading-cache [--set PHANTOM_COST=2]
 
+``build --photos DIR`` takes the photos kept under DIR instead of rendering them again, and detects
+afresh (another detector, set by ``PATIENCE_DETECTOR_MODEL``, on the very same photos).
+
 Both write their summary as JSON with ``--out``. The photos are rendered exactly as
 ``reading_bench.py render`` renders them (same seeds, decks and camera), so both give the same
 figures on the same seeds.
@@ -55,20 +58,30 @@ def build(args) -> dict:
             if path.exists():
                 kept = _load(path)
                 truth, image, sights, weak, ddt = kept["truth"], kept["image"], kept["sights"], kept["weak"], kept["detect_s"]
+                deck_name = kept["deck"]
             else:
-                truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation, size=size)
-                image = jpeg(scene.image, nrng, 70, 95)
+                source = _file(Path(args.photos), gid, seed) if args.photos else None
+                if source is not None and source.exists():
+                    # the same photo another detector saw: only the detection is made again
+                    old = _load(source)
+                    truth, image = State.from_json(old["truth"], check=False), old["image"]
+                    deck_name = old["deck"]
+                else:
+                    deck_name = deck.name
+                    truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
+                                                               size=size)
+                    image = jpeg(scene.image, nrng, 70, 95)
                 t0 = time.perf_counter()
                 sights, weak = detect(image)
                 ddt = time.perf_counter() - t0
                 ok, png = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
                 tmp = path.with_suffix(".tmp")
                 tmp.write_bytes(pickle.dumps({"truth": truth.to_json(), "png": png.tobytes(), "sights": sights,
-                                              "weak": weak, "detect_s": ddt, "deck": deck.name}))
+                                              "weak": weak, "detect_s": ddt, "deck": deck_name}))
                 tmp.replace(path)              # a run cut off never leaves half a file
                 truth = truth.to_json()
             row, dt, message = _read_one(gid, truth, image, sights, weak)
-            tally.add(row, dt, f"{gid} seed {seed} deck {deck.name}", message, ddt)
+            tally.add(row, dt, f"{gid} seed {seed} deck {deck_name}", message, ddt)
             _progress(gid, n + 1, args.layouts, t_start)
         results[gid] = tally.summary()
         RB.print_table({gid: results[gid]}, extra_cols=True)
@@ -148,6 +161,8 @@ def main(argv=None) -> int:
     b.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
     b.add_argument("--size", default="1920x1080", help="the photos' pixels, WIDTHxHEIGHT (a 12 MP phone: 4000x3000); "
                    "keep each size in its own --dir")
+    b.add_argument("--photos", help="take each layout's photo from this folder of kept photos (when there) instead "
+                   "of rendering it: another detector on the same photos")
     sub.choices["read"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                                      help="another value for a numeric constant of vision.reading")
     args = ap.parse_args(argv)

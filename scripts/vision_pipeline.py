@@ -122,6 +122,28 @@ def write_dataset_yaml(work: Path) -> Path:
     return y
 
 
+def make_data(a, work: Path, train_decks: list[str], held: list[str], decks_ready: bool = False) -> list[str]:
+    """Steps 1 and 2: the decks and every scene set (each skipped when already there). Returns the
+    font-drawn decks' folders."""
+    from vision.decks import LABELS
+    if not decks_ready:
+        step_decks(work, train_decks + held)
+    tdirs = [str(work / "decks" / d) for d in train_decks]
+    hdirs = [str(work / "decks" / d) for d in held]
+    fdirs = []
+    if a.font_images and not a.smoke:
+        from vision.font_decks import write_font_decks
+        fdirs = [str(work / "decks" / d) for d in write_font_decks(work / "decks")]
+        log(f"{len(fdirs)} font-drawn decks ready")
+        generate(work / "train_fonts", fdirs, a.font_images, 4, a.size, a.workers)
+    generate(work / "train", tdirs, a.images, 1, a.size, a.workers)
+    generate(work / "val", tdirs, a.val_images, 2, a.size, a.workers)
+    generate(work / "heldout", hdirs, a.val_images, 3, a.size, a.workers)
+    write_dataset_yaml(work)
+    (work / "names.txt").write_text("\n".join(LABELS) + "\n")
+    return fdirs
+
+
 # ------------------------------------------------------------------ step 3
 def train(work: Path, model_cfg: str, epochs: int, imgsz: int, batch: int, workers: int, name: str,
           hours: float | None = None, single_cls: bool = True, scale_aug: float = 0.3, lr0: float = 0.002):
@@ -320,10 +342,12 @@ def main(argv=None) -> int:
     cls_name = a.name.replace("detector", "classifier") if "detector" in a.name else a.name + "_classifier"
     scene_scale = a.imgsz / a.size
     if a.classifier_only:
-        prev = out / f"{a.name}.metrics.json"
-        metrics = json.loads(prev.read_text()) if prev.is_file() else {}
+        # the scenes are made here when missing, so a fresh machine can retrain the classifier alone
         if not (out / f"{a.name}.onnx").is_file():
             raise SystemExit(f"--classifier-only: no stage-1 model {out / (a.name + '.onnx')}")
+        make_data(a, work, train_decks, held)
+        prev = out / f"{a.name}.metrics.json"
+        metrics = json.loads(prev.read_text()) if prev.is_file() else {}
         t = time.time()
         metrics["classifier"] = train_classifier(a, work, out / f"{cls_name}.onnx")
         log(f"classifier trained in {time.time() - t:.0f}s")
@@ -346,21 +370,9 @@ def main(argv=None) -> int:
             d.mkdir(parents=True, exist_ok=True)
             for label, im in synthetic_deck(160, seed=i).images.items():
                 cv2.imwrite(str(d / f"{label}.png"), im)
+        fdirs = make_data(a, work, train_decks, held, decks_ready=True)
     else:
-        step_decks(work, train_decks + held)
-    tdirs = [str(work / "decks" / d) for d in train_decks]
-    hdirs = [str(work / "decks" / d) for d in held]
-    fdirs = []
-    if a.font_images and not a.smoke:
-        from vision.font_decks import write_font_decks
-        fdirs = [str(work / "decks" / d) for d in write_font_decks(work / "decks")]
-        log(f"{len(fdirs)} font-drawn decks ready")
-        generate(work / "train_fonts", fdirs, a.font_images, 4, a.size, a.workers)
-    generate(work / "train", tdirs, a.images, 1, a.size, a.workers)
-    generate(work / "val", tdirs, a.val_images, 2, a.size, a.workers)
-    generate(work / "heldout", hdirs, a.val_images, 3, a.size, a.workers)
-    write_dataset_yaml(work)
-    names.write_text("\n".join(LABELS) + "\n")
+        fdirs = make_data(a, work, train_decks, held)
     if a.export_only:
         w = (work / "runs" / a.name / "weights")
         best = w / "best.pt" if (w / "best.pt").is_file() else w / "last.pt"

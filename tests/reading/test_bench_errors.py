@@ -52,3 +52,41 @@ def test_set_changes_a_readers_constant_and_refuses_one_it_does_not_have(monkeyp
     assert reading.PIPS == 0 and isinstance(reading.PIPS, int)
     with pytest.raises(SystemExit, match="NO_SUCH_THING"):
         rc.apply_settings(["NO_SUCH_THING=1"])
+
+
+def test_build_with_photos_detects_the_kept_photos_again_without_rendering(monkeypatch, tmp_path):
+    # Another detector is compared on the very same photos: build --photos takes each layout's photo,
+    # truth and deck from a folder already built and only runs the detector again.
+    import pickle
+
+    import numpy as np
+    import pytest
+
+    import reading_cache as rc
+    from vision.synth import synthetic_deck
+    deck = synthetic_deck(120, seed=3)
+    calls = []
+
+    def detector(tag):
+        def detect(image):
+            calls.append((tag, image.shape))
+            return [], []
+        return detect
+    monkeypatch.setattr(rb, "decks_and_detector", lambda args: ([deck], detector("first")))
+    first, second = tmp_path / "first", tmp_path / "second"
+    rc.main(["build", "--games", "poker-patience", "--layouts", "1", "--dir", str(first), "--size", "320x240"])
+    monkeypatch.setattr(rb, "decks_and_detector", lambda args: ([deck], detector("second")))
+
+    def no_render(*a, **kw):
+        raise AssertionError("the photo should have been taken from --photos")
+    monkeypatch.setattr(rb, "render_layout", no_render)
+    rc.main(["build", "--games", "poker-patience", "--layouts", "1", "--dir", str(second), "--photos", str(first)])
+    assert [tag for tag, _ in calls] == ["first", "second"]
+    a, b = (rc._load(d / "poker-patience" / "1000.pkl") for d in (first, second))
+    assert np.array_equal(a["image"], b["image"]) and a["image"].shape == (240, 320, 3)
+    assert a["truth"] == b["truth"] and b["deck"] == deck.name
+    # without a kept photo there, it renders as before
+    with pytest.raises(AssertionError, match="--photos"):
+        rc.main(["build", "--games", "poker-patience", "--layouts", "1", "--seed", "1001", "--dir", str(second),
+                 "--photos", str(first)])
+    assert pickle.loads((first / "poker-patience" / "1000.pkl").read_bytes())["deck"] == deck.name
