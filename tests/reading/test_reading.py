@@ -1040,3 +1040,39 @@ def test_a_photo_about_to_be_refused_is_voted_on_again_with_its_cards_regrouped(
     assert len(votes) == 2
     assert r.state is not None, r.message
     assert visible_equal(truth, r.state) == []
+
+
+def test_a_second_vote_landing_one_column_off_is_read_one_column_along_too(monkeypatch):
+    # The second vote (cards regrouped on the table plane) can land one pile step off, as the first can:
+    # a steep held-out Senior Wrangler render was read with every column one place along, its first
+    # column's cards left over. The look-alikes of the reading kept after the second vote are read as well.
+    import vision.reading as reading
+    truth = get_game("senior-wrangler").new(7)
+    sights, _ = photo(truth, 7)
+    own_register, own_snugness = reading.register, reading._snugness
+    votes = []
+    layout = get_game("senior-wrangler").layout({})
+    right_step = max(a.step for a in layout.areas if a.name == "column")
+
+    def register(*a, **kw):
+        votes.append(1)
+        got = own_register(*a, **kw)
+        if len(votes) < 2:
+            return got
+        # the second vote offers only the best alignment moved one column to the right
+        move = np.array([[1.0, 0, right_step[0]], [0, 1.0, right_step[1]], [0, 0, 1.0]])
+        return [(f, H @ move) for f, H in got[:1]]
+
+    def snugness(off):
+        return 0.0 if len(votes) < 2 else own_snugness(off)
+    monkeypatch.setattr(reading, "register", register)
+    monkeypatch.setattr(reading, "_snugness", snugness)
+    monkeypatch.setattr(reading, "REGROUP_LOOK_ALIKES", 0)
+    shifted = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert len(votes) == 2
+    assert shifted.state is None or visible_equal(truth, shifted.state) != []
+    votes.clear()
+    monkeypatch.setattr(reading, "REGROUP_LOOK_ALIKES", 1)
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
