@@ -1011,6 +1011,25 @@ def test_a_photo_cut_beside_a_column_is_read_from_the_first_column_not_shifted_a
     assert first_five(shifted) != want
 
 
+def _first_vote_loose(monkeypatch, second_vote=lambda got: got) -> list:
+    """Make every alignment of the reader's first vote look loose (as a steep photo's misgrouped indices do);
+    ``second_vote`` may change what the second vote offers. Returns the list the votes are counted in."""
+    import vision.reading as reading
+    own_register, own_snugness = reading.register, reading._snugness
+    votes: list = []
+
+    def register(*a, **kw):
+        votes.append(1)
+        got = own_register(*a, **kw)
+        return got if len(votes) < 2 else second_vote(got)
+
+    def snugness(off):
+        return 0.0 if len(votes) < 2 else own_snugness(off)
+    monkeypatch.setattr(reading, "register", register)
+    monkeypatch.setattr(reading, "_snugness", snugness)
+    return votes
+
+
 def test_a_photo_about_to_be_refused_is_voted_on_again_with_its_cards_regrouped(monkeypatch):
     # Seen steeply, a four-corner deck's indices can be paired wrongly in pixels; then every alignment
     # voted for holds the cards within the layout's areas but loosely, and the photo was refused (two
@@ -1020,17 +1039,7 @@ def test_a_photo_about_to_be_refused_is_voted_on_again_with_its_cards_regrouped(
     import vision.reading as reading
     truth = get_game("senior-wrangler").new(7)
     sights, _ = photo(truth, 7)
-    own_register, own_snugness = reading.register, reading._snugness
-    votes = []
-
-    def register(*a, **kw):
-        votes.append(1)
-        return own_register(*a, **kw)
-
-    def snugness(off):
-        return 0.0 if len(votes) < 2 else own_snugness(off)
-    monkeypatch.setattr(reading, "register", register)
-    monkeypatch.setattr(reading, "_snugness", snugness)
+    votes = _first_vote_loose(monkeypatch)
     monkeypatch.setattr(reading, "REGROUP_RETRY", 0)
     r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
     assert r.state is None and "not laid out on its places" in r.message
@@ -1049,24 +1058,11 @@ def test_a_second_vote_landing_one_column_off_is_read_one_column_along_too(monke
     import vision.reading as reading
     truth = get_game("senior-wrangler").new(7)
     sights, _ = photo(truth, 7)
-    own_register, own_snugness = reading.register, reading._snugness
-    votes = []
     layout = get_game("senior-wrangler").layout({})
-    right_step = max(a.step for a in layout.areas if a.name == "column")
-
-    def register(*a, **kw):
-        votes.append(1)
-        got = own_register(*a, **kw)
-        if len(votes) < 2:
-            return got
-        # the second vote offers only the best alignment moved one column to the right
-        move = np.array([[1.0, 0, right_step[0]], [0, 1.0, right_step[1]], [0, 0, 1.0]])
-        return [(f, H @ move) for f, H in got[:1]]
-
-    def snugness(off):
-        return 0.0 if len(votes) < 2 else own_snugness(off)
-    monkeypatch.setattr(reading, "register", register)
-    monkeypatch.setattr(reading, "_snugness", snugness)
+    dx, dy = max(a.step for a in layout.areas if a.name == "column")
+    move = np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    # the second vote offers only its best alignment moved one column to the right
+    votes = _first_vote_loose(monkeypatch, lambda got: [(f, H @ move) for f, H in got[:1]])
     monkeypatch.setattr(reading, "REGROUP_LOOK_ALIKES", 0)
     shifted = read_sightings(sights, "senior-wrangler", image_size=SIZE)
     assert len(votes) == 2

@@ -1,13 +1,14 @@
 """Session 41: the first N kept 1080p photos of each game read as every game, and 48 random scatters, with the
 second vote before refusing off (0) or on (1): how many readings give a state. Needs data/reading-cache
-(reading_cache.py build --layouts 40).   python benchmarks/results/reading/refusal_kept_s41.py 1 10"""
+(reading_cache.py build --layouts 40).   python benchmarks/results/reading/refusal_kept_s41.py 1 10
+Session 42: a third argument names the reader's switch to turn off or on instead (REGROUP_LOOK_ALIKES)."""
 import sys, pickle
 from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'benchmarks'))
 import vision.reading as R
 import reading_bench as RB
-v=int(sys.argv[1]); n=int(sys.argv[2]); R.REGROUP_RETRY=v
+v=int(sys.argv[1]); n=int(sys.argv[2]); switch=sys.argv[3] if len(sys.argv)>3 else 'REGROUP_RETRY'; setattr(R,switch,v)
 games=['senior-wrangler','seven-and-six','captain-spaulding','aunty-allis','uncle-remus','pendulum','kings','interregnum','poker-patience']
 photos=[]
 for g in games:
@@ -25,4 +26,4 @@ for a in games:
         else: other+=ok; tot_other+=1
         row[g]=row.get(g,0)+ok
     print(a,row,flush=True)
-print('REGROUP',v,'own',own,'other',other,'/',tot_other,'scatters',scat)
+print(switch,v,'own',own,'other',other,'/',tot_other,'scatters',scat)
