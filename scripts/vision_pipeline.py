@@ -304,8 +304,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cls-init", default="",
                     help="continue the index classifier from these weights (.pt of the same width)")
     ap.add_argument("--classifier-only", action="store_true",
-                    help="no data, no detector: train the index classifier on the scenes in --work (continuing "
-                         "from --cls-init if given) beside the stage-1 model already in --out, then settings + eval")
+                    help="no detector training: train the index classifier on the scenes in --work (made first "
+                         "where missing; continuing from --cls-init if given) beside the stage-1 model already in "
+                         "--out, then settings + eval")
     ap.add_argument("--scale-aug", type=float, default=0.3,
                     help="ultralytics scale augmentation: random zoom of each training image by 1 +- this")
     ap.add_argument("--views", default="turn",
