@@ -282,7 +282,7 @@ def choose_score(model: Path, val: Path, names: Path) -> dict:
 
 def main(argv=None) -> int:
     from vision.classifier import CROP
-    from vision.decks import HELDOUT_DECKS, LABELS, NPM_DECKS, TRAIN_DECKS
+    from vision.decks import HELDOUT_DECKS, NPM_DECKS, TRAIN_DECKS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default=str(ROOT / "data" / "vision"), help="data + runs folder (not committed)")
     ap.add_argument("--out", default=str(ROOT / "models"), help="where weights and metrics go")

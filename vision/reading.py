@@ -2598,6 +2598,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         # The reading kept breaks a rule or leaves cards out: its look-alikes (one pile or fan step along) are read too,
         # where no alignment read already lies there. Voting finds a layout of equal piles one pile
         # off as readily, and only the look-alikes of the alignment that explains most cards are read.
+        if not (tried or strayed) or not OBJECTED_LOOK_ALIKES:
+            return
         best = max(tried + strayed, key=lambda t: t[0])
         if any(d.kind in RULE_KINDS or (STRAY_LOOK and d.kind == "stray") for d in best[2].doubts):
             near = [px for px in (_heads_in_photo(t[3], pl) for t in tried + strayed) if px is not None]
@@ -2606,8 +2608,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                 if px is None or not any(_same_places(px, o, scale) for o in near):
                     judge(H, SHIFT_COST)
 
-    if (tried or strayed) and OBJECTED_LOOK_ALIKES:
-        objected_look_alikes()
+    objected_look_alikes()
     if (tried or strayed) and STRETCH_LOOK:
         # The reading kept breaks several rules and its alignment fits loosely: it may be the right one
         # squeezed or stretched along a table axis (a sparse layout of fanned rows fits at half its row
@@ -2638,7 +2639,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         for _, H in again:
             if _fit_share(H, q1, pl, layout) >= 0.5 and _plausible_size(H, sightings):
                 judge(H, 0.0)
-        if (tried or strayed) and OBJECTED_LOOK_ALIKES and REGROUP_LOOK_ALIKES:
+        if REGROUP_LOOK_ALIKES:
             # the second vote can land one pile step off, as the first can
             objected_look_alikes()
     if not tried:
