@@ -34,3 +34,14 @@ def test_an_int8_export_loads_and_agrees_with_the_float_net(tmp_path):
     assert got.shape == (100, len(CLASSES)) and np.allclose(got.sum(1), 1, atol=1e-4)
     assert np.allclose(a.classify(X[200:]), want, atol=1e-4)       # the float export is the net itself
     assert np.abs(got - want).max() < 0.05                          # int8 stays close to it
+
+
+def test_the_training_default_crop_is_the_committed_classifiers_input_size():
+    # The documented pipeline command must make a classifier of the committed kind: until session 43 it
+    # trained 32-px nets while the committed one reads 48-px crops, and two retrains were compared unfairly.
+    from pathlib import Path
+
+    from vision.classifier import CROP, IndexClassifier
+
+    committed = Path(__file__).resolve().parents[2] / "models" / "cards_classifier.onnx"
+    assert IndexClassifier(committed).size == CROP
