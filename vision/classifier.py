@@ -10,8 +10,7 @@ quarter turns (a card may lie any way round on the table).
 
 The crop is a square around the box, ``MARGIN`` times its longer side, resized
 to the network's input size (read from the model at run time: 48 px for the
-committed one; ``CROP`` is the training default, ``--cls-crop`` in the pipeline, and the two agree so that
-the documented command makes a classifier of the committed kind).
+committed one; ``CROP`` is the training default, ``--cls-crop`` in the pipeline).
 Training and run time share :func:`crop_index`, so they see the same thing.  The last class, ``BACKGROUND``, is "not a corner index": it
 lets the classifier veto a false detection.
 """
