@@ -635,23 +635,31 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
             # (where their corners show the turn, the scale is still voted for: two cards can say it)
             for s in scale * (np.array([1.0]) if few and few_turn is None else SCALES / f):
-                for deg in ([few_turn or 0] if few else TURNS):
+                degs = [few_turn or 0] if few else list(TURNS)
+                Rs = []
+                for deg in degs:
                     th = math.radians(deg)
-                    R = s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-                    # every card against every slot: the translation that would put it there, x and y apart
-                    # (arrays of pairs spend most of their time in loops two long)
-                    sl = near_slots @ R.T
-                    tx = (qx[:, None] - sl[None, :, 0]).ravel()
-                    ty = (qy[:, None] - sl[None, :, 1]).ravel()
-                    width = BIN * s * f
-                    ux, uy = tx / width, ty / width
-                    # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
-                    # cluster on a bin edge is not split); a hash collision only adds a stray vote.
-                    for shift in (0.0, 0.5):
-                        flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
-                                ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
-                        counts = np.bincount(flat, minlength=HASH)
-                        for rank, (k, n) in enumerate(_top_bins(counts, (PER_POSE + deep) if len(cards) > 6 else 100)):
+                    Rs.append(s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]))
+                # every card against every slot: the translation that would put it there, x and y apart,
+                # for every turn at once (one turn at a time, the calls cost more than the arithmetic)
+                sl = np.stack([near_slots @ R.T for R in Rs])                   # turns x slots x 2
+                tx = (qx[None, :, None] - sl[:, None, :, 0]).reshape(len(Rs), -1)
+                ty = (qy[None, :, None] - sl[:, None, :, 1]).reshape(len(Rs), -1)
+                width = BIN * s * f
+                ux, uy = tx / width, ty / width
+                # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
+                # cluster on a bin edge is not split); a hash collision only adds a stray vote.
+                flats, tops = [], []
+                for shift in (0.0, 0.5):
+                    flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
+                            ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
+                    counts = np.bincount((flat + HASH * np.arange(len(Rs))[:, None]).ravel(),
+                                         minlength=HASH * len(Rs)).reshape(len(Rs), HASH)
+                    flats.append(flat)
+                    tops.append(_top_bins_each(counts, (PER_POSE + deep) if len(cards) > 6 else 100))
+                for t, R in enumerate(Rs):
+                    for flat, top in zip(flats, tops):
+                        for rank, (k, n) in enumerate(top[t]):
                             if n < (1 if few else 2):
                                 break
                             deeper = len(cards) > 6 and rank >= PER_POSE
@@ -662,8 +670,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                                 continue
                             if deeper and len(extra) >= DEEPER_SCORED and n <= extra[0][0]:
                                 continue     # (fewer votes than every deeper bin kept: not worth its mean)
-                            hit = flat == k
-                            tt = np.stack([tx[hit], ty[hit]], axis=1).mean(axis=0)     # the bin's mean translation
+                            hit = flat[t] == k
+                            tt = np.stack([tx[t][hit], ty[t][hit]], axis=1).mean(axis=0)     # the bin's mean translation
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                             if deeper:
                                 # the best DEEPER_SCORED by votes, in a heap (ties: the first found)
@@ -741,19 +749,24 @@ def _corner_turn(cards: Sequence[SeenCard]) -> float | None:
     return float(np.median(turns)) if turns else None
 
 
-def _top_bins(counts: np.ndarray, n: int) -> list[tuple[int, int]]:
-    """The ``n`` fullest bins, fullest first, as (bin, votes); ``counts`` is used up.
+def _top_bins_each(counts: np.ndarray, n: int) -> list[list[tuple[int, int]]]:
+    """The ``n`` fullest bins of each row of ``counts`` (one row a turn), fullest first, as (bin, votes);
+    ``counts`` is used up. A row's list ends at its first empty bin.
 
-    (A few passes of argmax: a partial sort of all the bins, a thousand poses a
-    reading, cost more than the voting itself.)"""
-    out = []
-    for _ in range(min(n, len(counts))):
-        k = int(counts.argmax())
-        v = int(counts[k])
-        if v <= 0:
+    (Passes of argmax, one a rank for every row at once: a partial sort of all the bins, a thousand
+    poses a reading, cost more than the voting itself.)"""
+    rows = np.arange(len(counts))
+    out: list[list[tuple[int, int]]] = [[] for _ in rows]
+    live = np.ones(len(counts), bool)
+    for _ in range(min(n, counts.shape[1])):
+        k = counts.argmax(axis=1)
+        v = counts[rows, k]
+        live &= v > 0
+        if not live.any():
             break
-        out.append((k, v))
-        counts[k] = -1
+        for r in np.nonzero(live)[0]:
+            out[r].append((int(k[r]), int(v[r])))
+        counts[rows, k] = -1
     return out
 
 
@@ -2457,6 +2470,10 @@ def explain_changes(previous: State, current: State) -> list[Change]:
 # ------------------------------------------------------------------- public
 
 AMBIGUITY = 0.02     # alignments whose scores differ by less than this are equally good
+# Whether an alignment whose fit alone (less its handicap) cannot reach the best score read so far, by
+# AMBIGUITY, is left unread (1). The fit less the handicap bounds the score from above, so the reading
+# kept and its rivals are the same either way; only the time differs.
+PRUNE_UNREADABLE_WINNERS = 1
 # Score an alignment loses, over the layout's places, for each place it puts inside the photo that the deal (or
 # the last photo) filled and its reading leaves empty. A photo that leaves part of an evenly spaced layout out
 # (Senior Wrangler's first five columns) fits the cards read a few columns along as snugly; read so, the first
@@ -2545,6 +2562,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     deck = len(game.deck())
     look_alike = {id(H) for _, H in shifted}
     filled = {(p.area.name, p.pile) for p in pl if p.filled}
+    passed: list[np.ndarray] = []     # alignments judged but not read: they could not win (see judge)
 
     def judge(H: np.ndarray, handicap: float) -> None:
         nonlocal misfit, loose, overfull, outside
@@ -2572,6 +2590,12 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         snug = _snugness(seen[1])
         if snug < MIN_SNUG and len(cards) >= SNUG_CARDS:
             loose = max(loose or (0.0, 0.0, 0), (snug, share, len(cards)))
+            return
+        if PRUNE_UNREADABLE_WINNERS and tried and fit - handicap <= max(t[0] for t in tried) - AMBIGUITY:
+            # Reading is most of the cost, and every cost below only lowers the score under
+            # fit - handicap: this alignment can neither win nor tie with the one that will (see
+            # ``AMBIGUITY``), so it is not read. Where it lies still counts as tried (``passed``).
+            passed.append(H)
             return
         r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak, image)
         # what the rules found impossible, before or after the repair, counts against an alignment
@@ -2602,7 +2626,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             return
         best = max(tried + strayed, key=lambda t: t[0])
         if any(d.kind in RULE_KINDS or (STRAY_LOOK and d.kind == "stray") for d in best[2].doubts):
-            near = [px for px in (_heads_in_photo(t[3], pl) for t in tried + strayed) if px is not None]
+            near = [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
             for _, H in look_alikes((0.0, best[3]), layout):
                 px = _heads_in_photo(H, pl)
                 if px is None or not any(_same_places(px, o, scale) for o in near):
@@ -2620,7 +2644,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         objected = sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS
         fit = _fit_score(best[3], q0, pl) if objected else 1.0
         if objected and fit < STRETCH_FIT:
-            near = [px for px in (_heads_in_photo(t[3], pl) for t in tried + strayed) if px is not None]
+            near = [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
             copies = stretched(best[3], q0, pl, scale, near, fit - STRETCH_SLACK)
             # Farther stretches in a vote of their own: in one vote with the near ones they would crowd out
             # the copies those find (their own slides are as many). Their raw fit is worse: a copy of an

@@ -1,0 +1,69 @@
+"""Shortcuts the reader takes for speed must not change what it reads: each is checked against the
+long way round (the reading with the shortcut turned off, or a one-row-at-a-time reference)."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import vision.reading as reading
+from advisor.engine import get_game
+from vision.fake_sightings import camera, extent, sightings_for
+from vision.reading import _top_bins_each, read_sightings
+
+SIZE = (1920, 1080)
+
+
+def _fullest_bins(row: np.ndarray, n: int) -> list[tuple[int, int]]:
+    """The reference: the n fullest non-empty bins, fullest first, the lower bin first on a tie."""
+    order = sorted(range(len(row)), key=lambda k: (-row[k], k))
+    return [(k, int(row[k])) for k in order[:n] if row[k] > 0]
+
+
+@pytest.mark.parametrize("n", [1, 3, 6, 100])
+def test_the_fullest_bins_of_every_turn_at_once_match_one_turn_at_a_time(n):
+    rng = np.random.default_rng(n)
+    counts = rng.poisson(0.3, size=(21, 64))
+    counts[4] = 0                      # a turn where no translation got a vote
+    counts[7, :5] = 9                  # ties: the lower bin comes first
+    expected = [_fullest_bins(row, n) for row in counts]
+    assert _top_bins_each(counts.copy(), n) == expected
+
+
+def _read(gid: str, seed: int, moves: int = 15):
+    """A mid-game layout seen at an angle, a tenth of its indices missed: (state, doubts, message)."""
+    game = get_game(gid)
+    truth = game.new(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves(truth)
+        if not legal:
+            break
+        game.apply(truth, rng.choice(legal))
+    H = camera(random.Random(seed), extent=extent(truth), tilt=0.35)
+    sights = [s for s in sightings_for(truth, H, random.Random(seed), jitter=0.03) if rng.random() > 0.1]
+    r = read_sightings(sights, gid, image_size=SIZE)
+    return (r.state.dumps() if r.state is not None else None, [d.message for d in r.doubts], r.message)
+
+
+CASES = [("pendulum", 3), ("senior-wrangler", 4), ("seven-and-six", 2), ("aunty-allis", 5), ("captain-spaulding", 1),
+         ("uncle-remus", 6)]
+
+
+# Alignments that cannot win are not read (PRUNE_UNREADABLE_WINNERS): the state, the doubts (the
+# "fits equally well" one among them) and any refusal must be those of reading every alignment,
+# and the shortcut must actually leave some reading out.
+def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
+    reads = [0]
+    real = reading._read_aligned
+
+    def counted(*a, **k):
+        reads[0] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(reading, "_read_aligned", counted)
+    fast = [_read(gid, seed) for gid, seed in CASES]
+    fast_reads, reads[0] = reads[0], 0
+    monkeypatch.setattr(reading, "PRUNE_UNREADABLE_WINNERS", 0)
+    assert [_read(gid, seed) for gid, seed in CASES] == fast
+    assert fast_reads < reads[0]
