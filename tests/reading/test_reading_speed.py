@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vision.reading as reading
-from advisor.engine import get_game
+from advisor.engine import get_game, playout
 from vision.fake_sightings import camera, extent, sightings_for
 from vision.reading import _top_bins_each, read_sightings
 
@@ -33,14 +33,8 @@ def test_the_fullest_bins_of_every_turn_at_once_match_one_turn_at_a_time(n):
 
 def _read(gid: str, seed: int, moves: int = 15):
     """A mid-game layout seen at an angle, a tenth of its indices missed: (state, doubts, message)."""
-    game = get_game(gid)
-    truth = game.new(seed)
     rng = random.Random(seed)
-    for _ in range(moves):
-        legal = game.legal_moves(truth)
-        if not legal:
-            break
-        game.apply(truth, rng.choice(legal))
+    truth, _ = playout(get_game(gid).new(seed), rng, max_moves=moves)
     H = camera(random.Random(seed), extent=extent(truth), tilt=0.35)
     sights = [s for s in sightings_for(truth, H, random.Random(seed), jitter=0.03) if rng.random() > 0.1]
     r = read_sightings(sights, gid, image_size=SIZE)
