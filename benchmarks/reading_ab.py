@@ -23,7 +23,6 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,11 +50,7 @@ def reader_at(ref: str):
 
 def read_once(reader, gid: str, kept: dict):
     """(what was read, seconds): the state, the doubts and the message, as text."""
-    img = kept["image"]
-    t0 = time.perf_counter()
-    r = reader.read_sightings(kept["sights"], gid, image_size=(img.shape[1], img.shape[0]), weak=kept["weak"], image=img)
-    reader.look_again(img, r)
-    seconds = time.perf_counter() - t0
+    r, seconds = RC.read_kept(gid, kept["image"], kept["sights"], kept["weak"], reader)
     return (r.state.dumps() if r.state is not None else None, [d.message for d in r.doubts], r.message), seconds
 
 

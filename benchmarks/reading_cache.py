@@ -96,13 +96,20 @@ def _load(path: Path) -> dict:
     return kept
 
 
-def _read_one(gid: str, truth_json: dict, image, sights, weak):
-    from vision.reading import look_again, read_sightings
-    truth = State.from_json(truth_json, check=False)
+def read_kept(gid: str, image, sights, weak, reader=None):
+    """A kept photo read as ``read_layout`` reads it (``read_sightings`` then ``look_again``), by ``reader``
+    (a module like ``vision.reading``, which it is by default): (the Reading, seconds)."""
+    if reader is None:
+        import vision.reading as reader
     t0 = time.perf_counter()
-    r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
-    look_again(image, r)
-    dt = time.perf_counter() - t0
+    r = reader.read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
+    reader.look_again(image, r)
+    return r, time.perf_counter() - t0
+
+
+def _read_one(gid: str, truth_json: dict, image, sights, weak):
+    truth = State.from_json(truth_json, check=False)
+    r, dt = read_kept(gid, image, sights, weak)
     return RB.compare(truth, r.state, r.doubts, set()), dt, r.message
 
 

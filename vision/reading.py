@@ -626,6 +626,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     squash = [1.0] if few else [1.0, 0.82, 0.67, 0.55, 0.45]
     scored = []
     scored_extra: list = []
+    degs = [few_turn or 0] if few else list(TURNS)
+    ranks = (PER_POSE + deep) if len(cards) > 6 else 100
+    turn_offsets = HASH * np.arange(len(degs))[:, None]      # each turn's votes in bins of its own
     for near_slots in slot_sets:
         candidates = []
         extra: list = []
@@ -635,7 +638,6 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
             # (where their corners show the turn, the scale is still voted for: two cards can say it)
             for s in scale * (np.array([1.0]) if few and few_turn is None else SCALES / f):
-                degs = [few_turn or 0] if few else list(TURNS)
                 Rs = []
                 for deg in degs:
                     th = math.radians(deg)
@@ -653,10 +655,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 for shift in (0.0, 0.5):
                     flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
                             ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
-                    counts = np.bincount((flat + HASH * np.arange(len(Rs))[:, None]).ravel(),
-                                         minlength=HASH * len(Rs)).reshape(len(Rs), HASH)
+                    counts = np.bincount((flat + turn_offsets).ravel(), minlength=HASH * len(Rs)).reshape(len(Rs), HASH)
                     flats.append(flat)
-                    tops.append(_top_bins_each(counts, (PER_POSE + deep) if len(cards) > 6 else 100))
+                    tops.append(_top_bins_each(counts, ranks))
                 for t, R in enumerate(Rs):
                     for flat, top in zip(flats, tops):
                         for rank, (k, n) in enumerate(top[t]):
@@ -2473,7 +2474,7 @@ AMBIGUITY = 0.02     # alignments whose scores differ by less than this are equa
 # Whether an alignment whose fit alone (less its handicap) cannot reach the best score read so far, by
 # AMBIGUITY, is left unread (1). The fit less the handicap bounds the score from above, so the reading
 # kept and its rivals are the same either way; only the time differs.
-PRUNE_UNREADABLE_WINNERS = 1
+SKIP_HOPELESS_ALIGNMENTS = 1
 # Score an alignment loses, over the layout's places, for each place it puts inside the photo that the deal (or
 # the last photo) filled and its reading leaves empty. A photo that leaves part of an evenly spaced layout out
 # (Senior Wrangler's first five columns) fits the cards read a few columns along as snugly; read so, the first
@@ -2564,6 +2565,10 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     filled = {(p.area.name, p.pile) for p in pl if p.filled}
     passed: list[np.ndarray] = []     # alignments judged but not read: they could not win (see judge)
 
+    def judged_heads() -> list[np.ndarray]:
+        """Where every alignment judged so far, read or passed over, puts the pile heads in the photo."""
+        return [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
+
     def judge(H: np.ndarray, handicap: float) -> None:
         nonlocal misfit, loose, overfull, outside
         # Again, on the table plane now that it is known, with this deck's corner offsets.
@@ -2591,7 +2596,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if snug < MIN_SNUG and len(cards) >= SNUG_CARDS:
             loose = max(loose or (0.0, 0.0, 0), (snug, share, len(cards)))
             return
-        if PRUNE_UNREADABLE_WINNERS and tried and fit - handicap <= max(t[0] for t in tried) - AMBIGUITY:
+        if SKIP_HOPELESS_ALIGNMENTS and tried and fit - handicap <= max(t[0] for t in tried) - AMBIGUITY:
             # Reading is most of the cost, and every cost below only lowers the score under
             # fit - handicap: this alignment can neither win nor tie with the one that will (see
             # ``AMBIGUITY``), so it is not read. Where it lies still counts as tried (``passed``).
@@ -2626,7 +2631,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             return
         best = max(tried + strayed, key=lambda t: t[0])
         if any(d.kind in RULE_KINDS or (STRAY_LOOK and d.kind == "stray") for d in best[2].doubts):
-            near = [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
+            near = judged_heads()
             for _, H in look_alikes((0.0, best[3]), layout):
                 px = _heads_in_photo(H, pl)
                 if px is None or not any(_same_places(px, o, scale) for o in near):
@@ -2644,7 +2649,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         objected = sum(1 for d in best[2].doubts if d.kind in RULE_KINDS) >= STRETCH_OBJECTIONS
         fit = _fit_score(best[3], q0, pl) if objected else 1.0
         if objected and fit < STRETCH_FIT:
-            near = [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
+            near = judged_heads()
             copies = stretched(best[3], q0, pl, scale, near, fit - STRETCH_SLACK)
             # Farther stretches in a vote of their own: in one vote with the near ones they would crowd out
             # the copies those find (their own slides are as many). Their raw fit is worse: a copy of an

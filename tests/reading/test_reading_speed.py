@@ -45,7 +45,7 @@ CASES = [("pendulum", 3), ("senior-wrangler", 4), ("seven-and-six", 2), ("aunty-
          ("uncle-remus", 6)]
 
 
-# Alignments that cannot win are not read (PRUNE_UNREADABLE_WINNERS): the state, the doubts (the
+# Alignments that cannot win are not read (SKIP_HOPELESS_ALIGNMENTS): the state, the doubts (the
 # "fits equally well" one among them) and any refusal must be those of reading every alignment,
 # and the shortcut must actually leave some reading out.
 def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
@@ -58,6 +58,6 @@ def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
     monkeypatch.setattr(reading, "_read_aligned", counted)
     fast = [_read(gid, seed) for gid, seed in CASES]
     fast_reads, reads[0] = reads[0], 0
-    monkeypatch.setattr(reading, "PRUNE_UNREADABLE_WINNERS", 0)
+    monkeypatch.setattr(reading, "SKIP_HOPELESS_ALIGNMENTS", 0)
     assert [_read(gid, seed) for gid, seed in CASES] == fast
     assert fast_reads < reads[0]
