@@ -328,6 +328,13 @@ def _merge_misread(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.
     cards[:] = [c for c in cards if id(c) not in drop]
 
 
+# Whether two cards of two indices each, of labels one index could give, at the four corners of one card with
+# nothing between, are one card (1) or only a lone index joins a card that way (0). A card of a four-corner deck
+# lying whole at a fan's end may read one label at its top corners and another at its bottom ones; apart,
+# the second looked like one more card of the fan beyond its end.
+COMPLETE_PAIRS = 1
+
+
 def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: np.ndarray = OPPOSITE) -> None:
     """Cards whose indices together lie at the corners of one card, with nothing on it between, are one card.
 
@@ -352,7 +359,7 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             card = cards[m]
             if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)):
                 continue
-            if card.label != c.label and (len(c.boxes) > 1 or not _look_alike(card, c)):
+            if card.label != c.label and ((len(c.boxes) > 1 and not COMPLETE_PAIRS) or not _look_alike(card, c)):
                 continue
             pts = every[(owner == k) | (owner == m)]
             if len(pts) > 4 or not _one_card(pts, tol, opp):
@@ -365,6 +372,8 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             if ((between[:, 0] & near[:, 1]) | (between[:, 1] & near[:, 0])).any():
                 continue
             if c.label != card.label:
+                if len(c.boxes) == len(card.boxes) and _label_odds(c, card) > 0:
+                    card.label, c.label = c.label, card.label
                 card.others.append(c.label)
             else:
                 card.conf = max(card.conf, c.conf)
@@ -378,6 +387,15 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             gone.add(k)
             break
     cards[:] = [c for k, c in enumerate(cards) if k not in gone]
+
+
+def _label_odds(a: SeenCard, b: SeenCard) -> float:
+    """How much likelier (log) ``a``'s label is than ``b``'s for one card that shows the indices of both, each
+    index weighed by its card's pooled readings (``SeenCard.readings``, at least ``RELABEL_MIN``)."""
+    def logp(label: str) -> float:
+        return sum(len(c.boxes) * math.log(max(c.readings.get(label, c.conf if c.label == label else 0.0), RELABEL_MIN))
+                   for c in (a, b))
+    return logp(a.label) - logp(b.label)
 
 
 def _one_card(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:

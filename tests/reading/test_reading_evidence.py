@@ -14,7 +14,7 @@ from advisor.engine import get_game
 from vision.decks import LABELS
 from vision.detector import Detector
 from vision.fake_sightings import camera, extent, sightings_for
-from vision.reading import SeenCard, one_per_place, read_sightings, settle_copies
+from vision.reading import SeenCard, group_cards, one_per_place, read_sightings, settle_copies
 from vision.types import Sighting
 
 SIZE = (1920, 1080)
@@ -1227,3 +1227,57 @@ def test_a_place_read_empty_under_a_fan_read_in_the_row_above_gets_a_doubt():
     assert covered_empties(layout, state, in_view) == []
     state.areas["third"][1] = state.areas["third"][1] * 5
     assert covered_empties(layout, state, in_view - {("fourth", 1)}) == []
+
+
+def _whole_card_read_two_ways(top_sure: bool):
+    """A Senior Wrangler photo of a four-corner deck whose first column's last card (lying whole) reads
+    its own label at its top corners and the other suit of its colour at its bottom ones; ``top_sure``:
+    the top corners are the surer. Returns (truth, sightings, H, the card, the other label)."""
+    from vision.reading import OPPOSITE, _apply, _centre
+    game = get_game("senior-wrangler")
+    truth = game.new(5)
+    rng = random.Random(5)
+    H = camera(rng, extent=extent(truth))
+    column = truth.areas["column"][0]
+    card = column[-1].card
+    twin = {"s": "c", "c": "s", "h": "d", "d": "h"}[card.suit]
+    other = f"{card.label[:-1]}{twin}"
+    head = np.array(game.layout(truth.options)["column"].position(0, len(column) - 1))
+    Hinv = np.linalg.inv(H)
+    right, wrong = (0.75, 0.55) if top_sure else (0.55, 0.75)
+
+    def misread(s):
+        at = _apply(Hinv, np.array([_centre(s.box)]))[0] - head
+        if s.label != card.label or not (-0.1 < at[0] < OPPOSITE[0] + 0.4 and -0.1 < at[1] < OPPOSITE[1] + 0.4):
+            return None
+        if at[1] < OPPOSITE[1] / 2:          # a top corner
+            return Sighting(card.label, s.box, 0.9, ((card.label, right), (other, 1 - right)))
+        return Sighting(other, s.box, 0.9, ((other, wrong), (card.label, 1 - wrong)))
+
+    sights = [misread(s) or Sighting(s.label, s.box, 0.95, ((s.label, 0.97),))
+              for s in sightings_for(truth, H, rng, jitter=0.01, four_corners=True)]
+    assert sum(1 for s in sights if s.label == other and s.readings[0][1] == wrong) == 2
+    return truth, sights, H, card, other
+
+
+@pytest.mark.parametrize("top_sure", [True, False])
+def test_a_whole_card_read_one_way_at_the_top_and_another_at_the_bottom_is_one_card(top_sure):
+    # A four-corner deck's card lying whole at a column's end shows four indices. Read as one suit at
+    # its top corners and the other suit of that colour at its bottom ones, the two halves pair up
+    # as two cards of two indices each, and they are one card, named as all four indices together
+    # make likeliest (0.75 * 0.45 against 0.55 * 0.25, each way round).
+    from vision.reading import OPPOSITE, estimate_scale
+    truth, sights, H, card, other = _whole_card_read_two_ways(top_sure)
+    cards = [c for c in group_cards(sights, estimate_scale(sights), H, OPPOSITE) if {c.label, *c.others} == {card.label, other}]
+    assert len(cards) == 1 and len(cards[0].boxes) == 4
+    assert cards[0].label == (card.label if top_sure else other)
+
+
+def test_a_whole_card_read_two_ways_is_not_taken_for_one_more_card_of_its_column():
+    # Apart, the bottom half looked like one more card beyond the column's end.
+    truth, sights, H, card, other = _whole_card_read_two_ways(True)
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    column = _visible(truth)["column"][0]
+    assert _visible(r.state)["column"][0] == column
+    assert [d for d in r.doubts if d.kind == "conflict" and d.area == "column" and d.pile == 0 and d.index == len(column) - 1]
