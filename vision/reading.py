@@ -2148,18 +2148,6 @@ class FanSpacing:
             costs.append(off[0] - off[1] - MISSED_COST)
         return min(costs) if costs else math.inf
 
-    def spare(self) -> tuple[float, int] | None:
-        """The card seen the fan's spacing most easily does without, as (how much worse the fan fits
-        without it, log-odds, counting how sure its reading was; its pile place). Neither end card:
-        the first places the fan, and the last shows its whole index. None for fans under three cards."""
-        n = len(self.along)
-        if n < 3:
-            return None
-        best = float(_fan_costs(self.along, self.step, self.conf, self.edges)[0].min())
-        costs = [(float(_fan_costs(np.delete(self.along, j), self.step, np.delete(self.conf, j), self.edges)[0].min()) - best
-                  + PHANTOM_CONF * float(self.conf[j]), self.at[j]) for j in range(1, n - 1)]
-        return min(costs)
-
 
 def _one_more_before(slots: np.ndarray, other: np.ndarray | None) -> int | None:
     """Where the other fit puts exactly one more missed place than ``slots`` between two cards
@@ -3517,8 +3505,8 @@ REPAIR_BELOW = 0.75  # a card read surer than this is never overruled
 HOLE_WEAK = 1.0
 # ... and one in a fan longer than dealt only where its spacing fits one place fewer within this much. Mid-game
 # fans outgrow the deal, so being longer says nothing of whether a place is missed; a card or two too many
-# more often come from a box between two indices read as a card of its own (then ``_leave_out_spares``
-# finds it). On the cached held-out renders of seeds 1000-1039, wrong cards 1 670 -> 1 559 and 1 459 -> 1 448
+# more often come from a box between two indices read as a card of its own (which the fan's own fit leaves
+# out, ``PHANTOM_COST``). On the cached held-out renders of seeds 1000-1039, wrong cards 1 670 -> 1 559 and 1 459 -> 1 448
 # without the limit below (Captain Spaulding and Senior Wrangler most; at 2.0 a Pendulum photo flipped alignment).
 HOLE_OVER_WEAK = 2.5
 # Readings more cards too many than this (an alignment read wrong: Pendulum's wrong ones hold 20-80 too many)
@@ -3541,7 +3529,9 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
        nearly as well (``HOLE_OVER_WEAK``; any such place when the reading holds more than
        ``HOLE_FEW_EXCESS`` too many). A fan no longer than that gives up one only where its spacing
        hardly holds it (``FanSpacing.fewer`` under ``HOLE_WEAK``, worked out once a fan; ``fans``
-       from ``compose``). Still too many: cards seen that fans do as well without (``SPARE_WITHIN``).
+       from ``compose``). Cards seen are not left out for the count: the fan's own fit already leaves
+       out a box between two indices (``PHANTOM_COST``), and leaving out one more card a fan does
+       about as well without (sessions 24-44) lost more real cards than it removed false ones.
     2. Anything else the game's ``validate`` objects to (a fourth 7♠, two Senior Wrangler keys
        of one rank): the seen card whose blanking removes the most objections, least sure first,
        is marked unreadable, until nothing is objected to or nothing helps. Only cards the
@@ -3585,38 +3575,11 @@ def repair(game: Game, state: State, conf: dict, doubts: list[Doubt], template: 
         doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: {count_word(n)} unreadable place(s) left out, since the layout "
                             f"would otherwise hold more cards than the game's {len(game.deck())}: check its length",
                             a, i, None, "count"))
-    if excess > 0 and fans and SPARE_WITHIN > 0:
-        _leave_out_spares(game, state, conf, doubts, readings, fans, excess, set(dropped))
     problems = game.validate(state)
     if problems and readings:
         problems = _relabel_until_possible(game, state, conf, doubts, problems, readings)
     if problems:
         _blank_until_possible(game, state, conf, doubts, problems, REPAIR_BELOW)
-
-
-# Still more cards than the game holds, with no unreadable place left to drop: a card seen in a fan
-# that its spacing does about as well without (within this much, log-odds: a box around one index
-# twice, or between two cards, that the fan fit kept) is left out, the likeliest first.
-SPARE_WITHIN = 1.0
-
-
-def _leave_out_spares(game: Game, state: State, conf: dict, doubts: list[Doubt], readings: dict | None,
-                      fans: dict, excess: int, touched: set) -> None:
-    """Leave out up to ``excess`` cards seen that fans do best without (``FanSpacing.spare``), one per fan,
-    in fans with no unreadable place and none dropped already (``touched``: their places have moved)."""
-    spares = []
-    for (a, i), f in fans.items():
-        if f.holes or (a, i) in touched:
-            continue
-        got = f.spare()
-        if got is not None and got[0] < SPARE_WITHIN:
-            spares.append((got[0], a, i, got[1]))
-    for _, a, i, j in sorted(spares)[:excess]:
-        card = state.areas[a][i][j].card
-        _drop_slot(state, conf, doubts, a, i, j, readings)
-        doubts.append(Doubt(f"{a.replace('-', ' ')} {i + 1}: a {card.pretty if card else 'card'} read as card {j + 1} was left out: "
-                            f"the layout would otherwise hold more cards than the game's {len(game.deck())}, and the fan's "
-                            f"spacing fits as well without it: check its length", a, i, None, "count"))
 
 
 def _choose_tops(game: Game, state: State, conf: dict, doubts: list[Doubt], rivals: dict,

@@ -1077,31 +1077,25 @@ def test_an_unreadable_place_the_spacing_hardly_needs_goes_first_when_the_readin
     assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
 
 
-def test_a_card_too_many_that_its_fan_does_better_without_is_left_out(monkeypatch):
+def test_a_box_between_two_indices_of_a_fan_is_left_out_by_the_fans_own_fit(monkeypatch):
     # Through the detector, a Captain Spaulding column was read with a 6♠ between its 7♠ and 9♣ that is
-    # no card of its own (a box between two indices), and the layout held a card more than the game's 104
-    # with no unreadable place left to drop. The fan's spacing fits better without it (``FanSpacing.spare``).
+    # no card of its own (a box between two indices). The fan's fit leaves it out (``PHANTOM_COST``); with
+    # a phantom made costlier than that the fan keeps it, and the layout holds a card more than the game's.
+    # (From session 24 to 44 such a card was also left out afterwards for the count; that rule lost more
+    # real cards than false ones, and was taken out.)
     import vision.reading
     read, truth, compare = _fixture_photo("captain-spaulding-spare-card-sightings.json", "captain-spaulding")
     labels = lambda pile: [s.card.label if s.card else None for s in pile]  # noqa: E731
     want = labels(truth.areas["column"][8])
-    # Since session 37 the fan's own fit leaves this box out already (``PHANTOM_COST`` 1.5); the rule
-    # tested here serves the boxes that fit keeps, as it kept this one at 3.0.
-    r = read()
-    assert "6s" not in labels(r.state.areas["column"][8])
-    monkeypatch.setattr(vision.reading, "PHANTOM_COST", 3.0)
     r = read()
     assert r.state is not None, r.message
     got = labels(r.state.areas["column"][8])
-    assert got[:8] == want[:8] and "6s" not in got      # (its ninth card, the A♥, is read as the A♦)
-    assert r.state.card_count() == len(get_game("captain-spaulding").deck())
-    assert any(d.kind == "count" and (d.area, d.pile) == ("column", 8) and "6♠ read as card 4 was left out" in d.message
-               for d in r.doubts)
-    row = compare(truth, r.state, r.doubts)
-    monkeypatch.setattr(vision.reading, "SPARE_WITHIN", 0.0)
-    before = read()
-    assert labels(before.state.areas["column"][8])[3] == "6s" and before.state.card_count() > r.state.card_count()
-    assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
+    assert "6s" not in got and got[:8] == want[:8]      # (its ninth card, the A♥, is read as the A♦)
+    monkeypatch.setattr(vision.reading, "PHANTOM_COST", 3.0)
+    kept = read()
+    assert labels(kept.state.areas["column"][8])[3] == "6s"
+    assert kept.state.card_count() > len(get_game("captain-spaulding").deck())
+    assert compare(truth, kept.state, kept.doubts)["wrong"] > compare(truth, r.state, r.doubts)["wrong"]
 
 
 def test_fans_that_fit_one_more_card_get_an_unreadable_place_while_the_table_is_short(monkeypatch):
@@ -1137,21 +1131,22 @@ def test_a_card_too_many_does_not_take_a_missed_index_its_fan_plainly_shows(monk
     # box between two indices of column 5 was read as a 6♥ of its own. Column 1 had a missed index plain
     # from its spacing, and being longer than dealt, it gave up that place, moving its later cards a place
     # up. Now a fan longer than dealt gives up a place only where its spacing fits one fewer about as well
-    # (``HOLE_OVER_WEAK``), and the card its fan does without goes instead.
+    # (``HOLE_OVER_WEAK``). The extra 6♥ stays (no rule takes out a card seen for the count), and the
+    # count is said to be one too many, with column 5's length in doubt.
     import vision.reading
     read, truth, compare = _fixture_photo("captain-spaulding-hole-or-phantom-sightings.json", "captain-spaulding")
     labels = lambda pile: [s.card.label if s.card else None for s in pile]  # noqa: E731
     r = read()
     assert r.state is not None, r.message
-    assert [len(p) for p in r.state.areas["column"]] == [len(p) for p in truth.areas["column"]]
+    assert len(r.state.areas["column"][0]) == len(truth.areas["column"][0])
     assert labels(r.state.areas["column"][0])[1] is None                 # the missed index stays, unread
-    assert labels(r.state.areas["column"][4]) == labels(truth.areas["column"][4])
-    assert any(d.kind == "count" and (d.area, d.pile) == ("column", 4) and "6♥" in d.message for d in r.doubts)
+    assert "6h" in labels(r.state.areas["column"][4])
+    assert any(d.kind == "count" and d.area is None and "105 cards" in d.message for d in r.doubts)
+    assert any(d.kind == "count" and (d.area, d.pile) == ("column", 4) for d in r.doubts)
     row = compare(truth, r.state, r.doubts)
     monkeypatch.setattr(vision.reading, "HOLE_OVER_WEAK", math.inf)
     before = read()
     assert len(before.state.areas["column"][0]) == len(truth.areas["column"][0]) - 1
-    assert "6h" in labels(before.state.areas["column"][4])
     assert compare(truth, before.state, before.doubts)["wrong"] > row["wrong"]
 
 
