@@ -342,7 +342,8 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
     another, or its indices of one label may pair up as two cards (the offsets of a deck with
     tall cards): the label the most indices agree on is kept, the other remembered for a
     doubt. Two labels must be readings one index could give (``_look_alike``), and one side
-    must be a lone index. No other index may lie inside the card or on an edge between its
+    must be a lone index, or (``COMPLETE_PAIRS``) both two indices, of which the label all four make
+    likeliest is kept (``_label_odds``). No other index may lie inside the card or on an edge between its
     corners: one that does shows the card is covered there, by a card lying further along.
     """
     every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]).reshape(-1, 2))
@@ -1891,7 +1892,6 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
     seen = [c for c, k in zip(seen, slots) if k >= 0]
     slots = slots[kept]
     first_gap = None
-    kept_at: list[int] = []   # the pile place each card kept lies at
     taken: set[int] = set()
     for n, c in enumerate(seen):
         missing = lead if n == 0 else int(slots[n] - slots[n - 1]) - 1
@@ -1917,7 +1917,6 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
         if n == insert_before and one_more is not None:
             one_more[(a.name, i, len(pile))] = ((seen[n - 1].along + c.along) / 2, c.boxes[0], seen[n - 1].label, c.label, margin)
         pile.append(Slot(Card.parse(c.label), True))
-        kept_at.append(len(pile) - 1)
         conf[(a.name, i, len(pile) - 1)] = c.conf
         if readings is not None:
             readings[(a.name, i, len(pile) - 1)] = c.readings
@@ -1928,8 +1927,7 @@ def _fan_pile(a: Area, i: int, seen: list[SeenCard], prev_pile: list[Slot], reme
                                     f"but {Card.parse(x.label).pretty} was also read where no card of the fan lies: check it",
                                     a.name, i, len(pile) - 1, "low-confidence"))
     if fans is not None and alongs is not None and flen > 0:
-        fans[(a.name, i)] = FanSpacing(alongs[kept], confs[kept], step, slots, lead, kept_at,
-                                       sum(1 for s in pile if s.card is None and s.face_up), edges)
+        fans[(a.name, i)] = FanSpacing(alongs[kept], confs[kept], step, slots, lead, edges)
     if first_gap is not None:
         # The places with no index seen were counted from the fan's spacing, and a
         # spacing a little off moves every card after them a place: the whole fan is in doubt.
@@ -2121,15 +2119,13 @@ def _fan_other(along: np.ndarray, step: float, conf: np.ndarray | None = None,
 @dataclass
 class FanSpacing:
     """Where one fan's cards seen lie along it (kept ones only, fan steps of ``step``), how sure each
-    reading is, the places ``_fan_fit`` gave them (``slots``, from the first card seen; ``lead``: places
-    before it) and the pile places they were put at (``at``); ``holes``: the unreadable places put in."""
+    reading is, and the places ``_fan_fit`` gave them (``slots``, from the first card seen; ``lead``: places
+    before it)."""
     along: np.ndarray
     conf: np.ndarray
     step: float
     slots: np.ndarray
     lead: int
-    at: list[int]
-    holes: int
     edges: FanEdges | None = None
 
     @cached_property
