@@ -373,9 +373,12 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             if ((between[:, 0] & near[:, 1]) | (between[:, 1] & near[:, 0])).any():
                 continue
             if c.label != card.label:
+                # the label more indices give; between two indices each, the one all four make likelier
                 if len(c.boxes) == len(card.boxes) and _label_odds(c, card) > 0:
-                    card.label, c.label = c.label, card.label
-                card.others.append(c.label)
+                    card.label, other = c.label, card.label
+                else:
+                    other = c.label
+                card.others.append(other)
             else:
                 card.conf = max(card.conf, c.conf)
             card.boxes = card.boxes + c.boxes
@@ -392,11 +395,12 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
 
 def _label_odds(a: SeenCard, b: SeenCard) -> float:
     """How much likelier (log) ``a``'s label is than ``b``'s for one card that shows the indices of both, each
-    index weighed by its card's pooled readings (``SeenCard.readings``, at least ``RELABEL_MIN``)."""
-    def logp(label: str) -> float:
-        return sum(len(c.boxes) * math.log(max(c.readings.get(label, c.conf if c.label == label else 0.0), RELABEL_MIN))
-                   for c in (a, b))
-    return logp(a.label) - logp(b.label)
+    index weighed by its card's pooled readings (``_two_readings``, at least ``RELABEL_MIN``)."""
+    odds = 0.0
+    for c in (a, b):
+        pa, pb = _two_readings(c, a.label, b.label, RELABEL_MIN)
+        odds += len(c.boxes) * (math.log(pa) - math.log(pb))
+    return odds
 
 
 def _one_card(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
