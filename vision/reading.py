@@ -349,7 +349,8 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
     every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]).reshape(-1, 2))
     owner = np.array([k for k, c in enumerate(cards) for _ in c.boxes])
     # (indices at one card's corners lie within a card's diagonal of each other: only such pairs are tried)
-    middle = np.array([every[owner == k].mean(axis=0) for k in range(len(cards))]).reshape(-1, 2)
+    at = np.split(every, np.cumsum([len(c.boxes) for c in cards])[:-1])
+    middle = np.array([p.mean(axis=0) for p in at]).reshape(-1, 2)
     reach = float(np.hypot(*opp)) + 2 * tol
     gone: set[int] = set()
     for k, c in enumerate(cards):
@@ -358,12 +359,14 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
         for m in np.flatnonzero(np.hypot(*(middle - middle[k]).T) < reach):
             m = int(m)
             card = cards[m]
-            if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)):
+            if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)) or len(card.boxes) + len(c.boxes) > 4:
+                continue
+            pts = np.concatenate([at[k], at[m]])
+            if not _corner_spaced(pts, 2 * tol, opp):
                 continue
             if card.label != c.label and ((len(c.boxes) > 1 and not COMPLETE_PAIRS) or not _look_alike(card, c)):
                 continue
-            pts = every[(owner == k) | (owner == m)]
-            if len(pts) > 4 or not _one_card(pts, tol, opp):
+            if not _one_card(pts, tol, opp):
                 continue
             lo, hi = pts.min(axis=0), pts.max(axis=0)
             o = every[(owner != k) & (owner != m)]
@@ -383,11 +386,11 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
                 card.conf = max(card.conf, c.conf)
             card.boxes = card.boxes + c.boxes
             _keep_likeliest(card.readings, c.readings.items())
-            mine = every[owner == m]
-            if every[owner == k].sum(axis=1).min() < mine.sum(axis=1).min():
+            if at[k].sum(axis=1).min() < at[m].sum(axis=1).min():
                 card.anchor = c.anchor       # the anchor is the top-left index
             owner[owner == k] = m
-            middle[m] = every[owner == m].mean(axis=0)
+            at[m] = pts
+            middle[m] = pts.mean(axis=0)
             gone.add(k)
             break
     cards[:] = [c for k, c in enumerate(cards) if k not in gone]
@@ -401,6 +404,14 @@ def _label_odds(a: SeenCard, b: SeenCard) -> float:
         pa, pb = _two_readings(c, a.label, b.label, RELABEL_MIN)
         odds += len(c.boxes) * (math.log(pa) - math.log(pb))
     return odds
+
+
+def _corner_spaced(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
+    """Whether every two of the table points ``pts`` lie level or a card's side (``opp``) apart along each
+    axis, within ``tol``: true of any points at corners of one card (within half ``tol`` of them), and
+    cheap, so most pairs of cards that are not one are told so before ``_one_card``."""
+    d = np.abs(pts[:, None, :] - pts[None, :, :])
+    return bool(np.all((d < tol) | (np.abs(d - opp) < tol)))
 
 
 def _one_card(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
