@@ -95,15 +95,14 @@ def _gen_one(args):
     return len(scene.labelled())
 
 
-def generate(split_dir: Path, deck_dirs: list[str], n: int, seed: int, size: int, workers: int, first: int = 0) -> None:
-    """Scenes ``first`` .. ``first + n - 1`` of a set (``s<index>.jpg`` and its labels), from ``deck_dirs``."""
+def generate(split_dir: Path, deck_dirs: list[str], n: int, seed: int, size: int, workers: int) -> None:
     img_dir, lbl_dir = split_dir / "images", split_dir / "labels"
-    if img_dir.is_dir() and all((img_dir / f"s{i:06d}.jpg").is_file() for i in range(first, first + n)):
-        log(f"{split_dir.name}: {n} images already there" + (f" (from s{first:06d})" if first else ""))
+    if img_dir.is_dir() and len(list(img_dir.glob("*.jpg"))) >= n:
+        log(f"{split_dir.name}: {n} images already there")
         return
     img_dir.mkdir(parents=True, exist_ok=True)
     lbl_dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(i, seed * 1_000_003 + i, str(img_dir), str(lbl_dir), size) for i in range(first, first + n)]
+    jobs = [(i, seed * 1_000_003 + i, str(img_dir), str(lbl_dir), size) for i in range(n)]
     t = time.time()
     boxes = 0
     # spawn, not fork: a forked child can deadlock on OpenCV's / torch's thread pools
@@ -123,22 +122,6 @@ def write_dataset_yaml(work: Path) -> Path:
     return y
 
 
-# font decks a scene worker loads at once (one group of scenes); session 42's 36 decks were one group
-FONT_GROUP = 44
-
-
-def font_scene_groups(fdirs: list[str], n: int, size: int = FONT_GROUP) -> list[tuple[list[str], int, int]]:
-    """(decks, first scene, scenes) for each group of at most ``size`` font decks: ``n`` scenes shared out
-    as evenly as whole scenes allow, numbered on from one group to the next."""
-    groups = [fdirs[i:i + size] for i in range(0, len(fdirs), size)]
-    out, done = [], 0
-    for k, group in enumerate(groups):
-        count = n * (k + 1) // len(groups) - done
-        out.append((group, done, count))
-        done += count
-    return out
-
-
 def make_data(a, work: Path, train_decks: list[str], held: list[str], decks_ready: bool = False) -> list[str]:
     """Steps 1 and 2: the decks and every scene set (each skipped when already there). Returns the
     font-drawn decks' folders."""
@@ -152,10 +135,7 @@ def make_data(a, work: Path, train_decks: list[str], held: list[str], decks_read
         from vision.font_decks import write_font_decks
         fdirs = [str(work / "decks" / d) for d in write_font_decks(work / "decks")]
         log(f"{len(fdirs)} font-drawn decks ready")
-        # Each scene worker holds every deck of its set in memory (about 50 MB a deck), so the font decks
-        # are drawn on in groups, each group giving its share of the scenes.
-        for group, first, n in font_scene_groups(fdirs, a.font_images):
-            generate(work / "train_fonts", group, n, 4, a.size, a.workers, first=first)
+        generate(work / "train_fonts", fdirs, a.font_images, 4, a.size, a.workers)
     generate(work / "train", tdirs, a.images, 1, a.size, a.workers)
     generate(work / "val", tdirs, a.val_images, 2, a.size, a.workers)
     generate(work / "heldout", hdirs, a.val_images, 3, a.size, a.workers)

@@ -24,33 +24,13 @@ from pathlib import Path
 import numpy as np
 
 # the deck art, its renderer, and the faces of the font-drawn training decks (vision.font_decks)
-# The font packages after DejaVu and Liberation (session 47) widen the index types the classifier
-# learns from: old-style book faces (URW's and TeX Gyre's clones of Century Schoolbook, Palatino,
-# Bookman), condensed and poster faces (Bebas Neue, Roboto Condensed, League Spartan) and monospaced
-# ones, among which JetBrains Mono's flat-topped 3 (the shape a real deck's 3 has that the classifier
-# read as a 5).
-EXTRA_FONT_PACKAGES = ("fonts-urw-base35", "fonts-texgyre", "fonts-freefont-ttf", "fonts-jetbrains-mono",
-                       "fonts-roboto-unhinted", "fonts-open-sans", "fonts-lato", "fonts-crosextra-carlito",
-                       "fonts-crosextra-caladea", "fonts-cantarell", "fonts-bebas-neue", "fonts-league-spartan",
-                       "fonts-firacode", "fonts-hack", "fonts-go", "fonts-linuxlibertine", "fonts-cabin",
-                       "fonts-quicksand", "fonts-comfortaa", "fonts-clear-sans", "fonts-b612", "fonts-inconsolata")
 DEBIAN_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin",
-                   "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation") + EXTRA_FONT_PACKAGES
-# One folder a package (searched with its subfolders), named one by one so that another package's
-# fonts on some machine do not change the set of decks drawn.
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation") + tuple(
-    f"/usr/share/fonts/opentype/{d}" for d in ("urw-base35", "b612", "bebas-neue", "cabin", "cantarell",
-                                                "league-spartan", "linux-libertine")) + tuple(
-    f"/usr/share/fonts/truetype/{d}" for d in ("crosextra", "clear-sans", "comfortaa", "firacode", "freefont", "hack",
-                                                "inconsolata", "jetbrains-mono", "lato", "open-sans", "quicksand",
-                                                "roboto")) + (
-    "/usr/share/fonts/fonts-go", "/usr/share/texmf/fonts/opentype/public/tex-gyre")
+                   "fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation")
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
 DECK_DIRS = ("/usr/share/aisleriot/cards", "/usr/share/carddecks")
 # fonts-dejavu-core alone makes the DejaVu folder, so a folder does not say fonts-dejavu-extra is in
 FONT_MARKERS = ("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
-                "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-                "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Regular.ttf",
-                "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreschola-regular.otf")
+                "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
 
 SUITS = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
 RANKS = {"A": ("1", "ace"), "K": ("king",), "Q": ("queen",), "J": ("jack",),

@@ -22,33 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from .decks import FONT_DIRS, LABELS
-# Slanted and hairline faces are left out: no playing card sets its index that way. So are faces whose
-# letters are not letters (symbols, dingbats, keyboard keys, decorated initials) and small capitals.
-SKIP_STYLES = ("Oblique", "Italic", "ExtraLight", "Light", "Thin", "Hairline", "Initials")
-SKIP_FAMILIES = ("Math", "D050000L", "Standard Symbols", "Keyboard", "Initials", "Smallcaps", "Chorus")
+# Slanted and hairline faces are left out: no playing card sets its index that way.
+SKIP = ("Oblique", "Italic", "ExtraLight", "Math")
 SUIT_FONT = "DejaVuSans.ttf"
 SUIT_GLYPHS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 WIDTH, ASPECT = 400, 1.4
 
 
 def font_files() -> list[Path]:
-    """The upright text faces in :data:`FONT_DIRS`, in a fixed order (each deck's seed follows it)."""
-    from PIL import ImageFont
-
-    found, seen = [], set()
+    found = []
     for d in FONT_DIRS:
-        for p in sorted(Path(d).rglob("*")):
-            if p.suffix.lower() not in (".ttf", ".otf") or p.resolve() in seen:
-                continue
-            seen.add(p.resolve())
-            try:
-                family, style = ImageFont.truetype(str(p), 10).getname()
-            except OSError:       # a broken or unsupported file is no face to draw with
-                continue
-            text = f"{family} {style} {p.stem}"
-            if any(k.lower() in text.lower() for k in SKIP_STYLES + SKIP_FAMILIES):
-                continue
-            found.append(p)
+        found += [p for p in sorted(Path(d).glob("*.ttf")) if not any(k in p.name for k in SKIP)]
     return found
 
 
@@ -235,14 +219,13 @@ def _middle(img, d, rank: str, glyph: str, ink, W: int, H: int, rng, pip_font, p
             k += 1
 
 
-def write_font_decks(out: Path, seed: int = 0, fonts: list[Path] | None = None) -> list[str]:
+def write_font_decks(out: Path, seed: int = 0) -> list[str]:
     """Draw each face's two decks (font signs, drawn signs) into ``out/<deck>/<label>.png``,
-    skipping decks already there; their names. ``fonts``: these faces only (default: every face of
-    :func:`font_files`)."""
+    skipping decks already there; their names."""
     import cv2
 
     names = []
-    fonts = font_files() if fonts is None else fonts
+    fonts = font_files()
     for i, font in enumerate(fonts):
         for drawn in (False, True):
             d = out / deck_name(font, drawn)

@@ -23,21 +23,15 @@ def test_upright_faces_of_both_families_are_used():
     assert files, "no fonts: the data step installs fonts-dejavu-core, fonts-dejavu-extra and fonts-liberation"
     names = {f.name for f in files}
     assert "DejaVuSerif-Bold.ttf" in names and "LiberationSans-Regular.ttf" in names
-    # session 47's packages: a flat-topped 3, a condensed poster face, an old-style book face
-    assert {"JetBrainsMono-Regular.ttf", "BebasNeue-Regular.otf", "C059-Roman.otf"} <= names
-    assert not any("italic" in n.lower() or "oblique" in n.lower() for n in names)
-    # faces whose letters are symbols, keyboard keys or framed initials draw no index
-    assert not names & {"D050000L.otf", "StandardSymbolsPS.otf", "LinBiolinum_K.otf", "LinLibertine_I.otf"}
-    # DejaVu's and Liberation's faces come first, in the order (and so with the seeds) they always had
-    assert [f.parent.name for f in files[:18]] == ["dejavu"] * 10 + ["liberation"] * 8
+    assert not any("Italic" in n or "Oblique" in n for n in names)
 
 
 @pytest.mark.slow
 def test_a_font_deck_loads_with_its_index_in_the_top_left_corner(tmp_path):
     font = next(f for f in font_files() if f.name == "LiberationSerif-Regular.ttf")
-    other = next(f for f in font_files() if f.name == "JetBrainsMono-Regular.ttf")
-    names = write_font_decks(tmp_path, seed=3, fonts=[font, other])
-    assert names == [deck_name(font), deck_name(font, drawn=True), deck_name(other), deck_name(other, drawn=True)]
+    names = write_font_decks(tmp_path, seed=3)
+    assert deck_name(font) in names and deck_name(font, drawn=True) in names
+    assert len(names) == 2 * len(font_files())
     deck = Deck.load(tmp_path / deck_name(font))
     assert set(deck.images) == set(LABELS) and len(deck.index_boxes) == 52
     assert deck.size == (WIDTH, int(WIDTH * ASPECT))
