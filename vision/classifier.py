@@ -16,12 +16,12 @@ lets the classifier veto a false detection.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from .decks import LABELS
+from .runtime import session_options
 from .types import VisionError
 
 # 48 px since session 10 (held-out decks named better than at 32). Until session 43 the training default
@@ -78,9 +78,7 @@ class IndexClassifier:
         path = Path(model)
         if not path.is_file():
             raise VisionError(f"index classifier model not found: {path}")
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
-        self.session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(str(path), session_options(threads), providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         self.size = int(self.session.get_inputs()[0].shape[2])
 

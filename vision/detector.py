@@ -241,10 +241,8 @@ class Detector:
         if not path.is_file():
             raise VisionError(f"detector model not found: {path}")
         cfg = settings(path)
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
-        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        from .runtime import session_options
+        self.session = ort.InferenceSession(str(path), session_options(threads), providers=["CPUExecutionProvider"])
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         shp = inp.shape

@@ -245,3 +245,23 @@ def test_false_positives_far_from_every_label_are_counted_apart():
     m = compute_metrics([(gt, preds)], conf=0.5)
     assert m.apart == 1 and m.precision == pytest.approx(1 / 3)
     assert any("touching no labelled box: 1" in line for line in m.lines())
+
+
+def test_both_models_run_without_spinning_threads_and_find_the_same_boxes(monkeypatch):
+    """Stage 1 and the classifier take turns on two cores: neither pool keeps spinning while the other
+    runs. Spinning only changes how threads wait, never the numbers."""
+    import vision.runtime as runtime
+    so = runtime.session_options()
+    assert so.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert so.intra_op_num_threads >= 1
+    quiet = Detector()
+    monkeypatch.setattr(runtime, "SPINNING", True)
+    spinning = Detector()
+    # (onnxruntime's default, spinning, is the entry left unset)
+    with pytest.raises(RuntimeError):
+        runtime.session_options().get_session_config_entry("session.intra_op.allow_spinning")
+    for path in IMAGES[:2]:
+        img = load_image(path)
+        a, b = quiet(img, conf=0.05), spinning(img, conf=0.05)
+        assert a, f"no sightings in fixture {path.name}"
+        assert [(s.label, s.box, s.conf) for s in a] == [(s.label, s.box, s.conf) for s in b]
