@@ -6,9 +6,10 @@ import os
 # onnxruntime's worker threads, by default, keep spinning for a while after each run, waiting for
 # the next one. A photo is two models taking turns (stage 1, then the classifier, each with a pool of
 # its own) with Python work between them, and the layout reader after: on two cores the spinning
-# threads of the idle pool take CPU from whatever runs next. Without spinning, detection was about a
-# tenth quicker on rendered 1080p Pendulum and Senior Wrangler photos, with the same boxes
-# (docs/benchmarks.md, "Session 47").
+# threads of the idle pool take CPU from whatever runs next. Without spinning, detecting rendered 1080p
+# Senior Wrangler photos (about 300 boxes for the classifier) took about a tenth less time, with the
+# same boxes; in other games the difference was within the machine's noise (docs/benchmarks.md,
+# "Session 47").
 SPINNING = False
 
 
