@@ -26,6 +26,7 @@ import numpy as np
 
 from .decks import LABELS
 from .imageio import load_image
+from .runtime import session_options
 from .types import Sighting, VisionError
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -241,7 +242,6 @@ class Detector:
         if not path.is_file():
             raise VisionError(f"detector model not found: {path}")
         cfg = settings(path)
-        from .runtime import session_options
         self.session = ort.InferenceSession(str(path), session_options(threads), providers=["CPUExecutionProvider"])
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
