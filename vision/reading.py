@@ -348,8 +348,8 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
     """
     every = _apply(Hinv, np.array([_centre(b) for c in cards for b in c.boxes]).reshape(-1, 2))
     owner = np.array([k for k, c in enumerate(cards) for _ in c.boxes])
+    at = np.split(every, np.cumsum([len(c.boxes) for c in cards])[:-1])       # each card's points
     # (indices at one card's corners lie within a card's diagonal of each other: only such pairs are tried)
-    at = np.split(every, np.cumsum([len(c.boxes) for c in cards])[:-1])
     middle = np.array([p.mean(axis=0) for p in at]).reshape(-1, 2)
     reach = float(np.hypot(*opp)) + 2 * tol
     gone: set[int] = set()
