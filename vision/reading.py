@@ -663,6 +663,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     degs = [few_turn or 0] if few else list(TURNS)
     ranks = (PER_POSE + deep) if len(cards) > 6 else 100
     turn_offsets = HASH * np.arange(len(degs))[:, None]      # each turn's votes in bins of its own
+    turns = np.array([[[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]
+                      for th in map(math.radians, degs)])
     for near_slots in slot_sets:
         candidates = []
         extra: list = []
@@ -672,13 +674,10 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
             # (where their corners show the turn, the scale is still voted for: two cards can say it)
             for s in scale * (np.array([1.0]) if few and few_turn is None else SCALES / f):
-                Rs = []
-                for deg in degs:
-                    th = math.radians(deg)
-                    Rs.append(s * M @ np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]))
+                Rs = (s * M) @ turns                                               # turns x 2 x 2
                 # every card against every slot: the translation that would put it there, x and y apart,
                 # for every turn at once (one turn at a time, the calls cost more than the arithmetic)
-                sl = np.stack([near_slots @ R.T for R in Rs])                   # turns x slots x 2
+                sl = near_slots @ Rs.transpose(0, 2, 1)                            # turns x slots x 2
                 tx = (qx[None, :, None] - sl[:, None, :, 0]).reshape(len(Rs), -1)
                 ty = (qy[None, :, None] - sl[:, None, :, 1]).reshape(len(Rs), -1)
                 width = BIN * s * f
@@ -687,10 +686,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 # cluster on a bin edge is not split); a hash collision only adds a stray vote.
                 flats, tops = [], []
                 for shift in (0.0, 0.5):
-                    flat = ((np.floor(ux + shift).astype(np.int64) * 73856093)
-                            ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
+                    flats.append(flat := _vote_bins(ux, uy, shift))
                     counts = np.bincount((flat + turn_offsets).ravel(), minlength=HASH * len(Rs)).reshape(len(Rs), HASH)
-                    flats.append(flat)
                     tops.append(_top_bins_each(counts, ranks))
                 for t, R in enumerate(Rs):
                     for flat, top in zip(flats, tops):
@@ -784,6 +781,23 @@ def _corner_turn(cards: Sequence[SeenCard]) -> float | None:
     return float(np.median(turns)) if turns else None
 
 
+# Vote bins are hashed from floor(u) in two's complement: only the low bits of the hash are kept, so
+# floor(u) + VOTE_OFFSET (a multiple of HASH) hashes alike, and truncating u + VOTE_OFFSET (positive for
+# any translation a photo holds) gives it without a floor pass, in 32-bit arithmetic.
+VOTE_OFFSET = 1 << 20
+
+
+def _vote_bins(ux: np.ndarray, uy: np.ndarray, shift: float) -> np.ndarray:
+    """The hashed vote bin of each translation (in bin widths), the grid shifted ``shift`` of a bin."""
+    bx = (ux + (shift + VOTE_OFFSET)).astype(np.int32)
+    bx *= np.int32(73856093)
+    by = (uy + (shift + VOTE_OFFSET)).astype(np.int32)
+    by *= np.int32(19349663)
+    bx ^= by
+    bx &= np.int32(HASH - 1)
+    return bx
+
+
 def _top_bins_each(counts: np.ndarray, n: int) -> list[list[tuple[int, int]]]:
     """The ``n`` fullest bins of each row of ``counts`` (one row a turn), fullest first, as (bin, votes);
     ``counts`` is used up. A row's list ends at its first empty bin.
@@ -799,8 +813,9 @@ def _top_bins_each(counts: np.ndarray, n: int) -> list[list[tuple[int, int]]]:
         live &= v > 0
         if not live.any():
             break
-        for r in np.nonzero(live)[0]:
-            out[r].append((int(k[r]), int(v[r])))
+        kl, vl = k.tolist(), v.tolist()
+        for r in np.flatnonzero(live).tolist():
+            out[r].append((kl[r], vl[r]))
         counts[rows, k] = -1
     return out
 

@@ -10,7 +10,7 @@ import pytest
 import vision.reading as reading
 from advisor.engine import get_game, playout
 from vision.fake_sightings import camera, extent, sightings_for
-from vision.reading import _top_bins_each, read_sightings
+from vision.reading import HASH, _top_bins_each, _vote_bins, read_sightings
 
 SIZE = (1920, 1080)
 
@@ -29,6 +29,17 @@ def test_the_fullest_bins_of_every_turn_at_once_match_one_turn_at_a_time(n):
     counts[7, :5] = 9                  # ties: the lower bin comes first
     expected = [_fullest_bins(row, n) for row in counts]
     assert _top_bins_each(counts.copy(), n) == expected
+
+
+def test_vote_bins_hash_the_floor_of_each_translation_as_the_plain_formula_does():
+    rng = np.random.default_rng(5)
+    ux = np.concatenate([rng.uniform(-3000, 3000, 5000), np.arange(-40, 40) + 0.0, np.arange(-40, 40) - 1e-9,
+                         np.arange(-40, 40) + 0.5 - 1e-9]).reshape(2, -1)
+    uy = rng.uniform(-3000, 3000, ux.shape)
+    for shift in (0.0, 0.5):
+        expected = ((np.floor(ux + shift).astype(np.int64) * 73856093)
+                    ^ (np.floor(uy + shift).astype(np.int64) * 19349663)) & (HASH - 1)
+        assert np.array_equal(_vote_bins(ux, uy, shift), expected)
 
 
 def _read(gid: str, seed: int, moves: int = 15):
