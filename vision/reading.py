@@ -1128,14 +1128,16 @@ def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     """
     arr = _Arrays.of(pl)
     heads, flen, unit = arr.heads, arr.flen, arr.unit
-    d = tab[:, None, :] - heads[None, :, :]                        # N x P x 2
-    along = (d * unit[None]).sum(axis=2)
-    across = np.abs(d[..., 0] * unit[None, :, 1] - d[..., 1] * unit[None, :, 0])
+    # (x and y apart: a sum over an axis of two costs more than the products)
+    dx = tab[:, 0, None] - heads[None, :, 0]                       # N x P
+    dy = tab[:, 1, None] - heads[None, :, 1]
+    along = dx * unit[None, :, 0] + dy * unit[None, :, 1]
+    across = np.abs(dx * unit[None, :, 1] - dy * unit[None, :, 0])
     fanned = flen > 0
     in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < ACROSS)
     fl = np.maximum(flen, 1e-9)[None, :]
     step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
-    sq_dist = np.hypot(d[..., 0], d[..., 1] / 1.2)
+    sq_dist = np.hypot(dx, dy / 1.2)
     in_sq = (~fanned[None, :]) & (sq_dist < SQUARED_FIT)
     cost = np.where(in_sq, sq_dist - 10.0, np.where(in_fan, across + step_off, np.inf))
     return cost, along
@@ -1154,25 +1156,35 @@ def _locate(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarra
 def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``_locate`` for K alignments' table points at once (K x N x 2): owner, along and fit, each K x N.
 
-    An alignment whose cards all found their places is left as it is while the others retry.
+    An alignment whose cards all found their places is left as it is while the others retry (each
+    alignment's places are its own, so only those still retrying are placed again).
     """
     cost, along = _place_costs(tab.reshape(-1, 2), pl)
     K, n = tab.shape[:2]
     P = cost.shape[1]
+    if not n or not P:             # no cards, or no place to hold one
+        return np.full((K, n), -1), np.zeros((K, n)), np.zeros((K, n), bool)
     cost = cost.reshape(K, n, P)
     along = along.reshape(K, n, P)
-    kk, rows = np.indices((K, n))
+    owner = np.empty((K, n), int)
+    al = np.empty((K, n))
+    ok = np.empty((K, n), bool)
+    live = np.arange(K)                       # the alignments still placing cards
     finite_n = np.isfinite(cost).sum(axis=2)
     for _ in range(LOCATE_ROUNDS):
-        owner = np.argmin(cost, axis=2) if P else np.zeros((K, n), int)
-        owner = np.where(np.isfinite(np.take_along_axis(cost, owner[..., None], axis=2)[..., 0]), owner, -1) if n else owner
-        al = np.take_along_axis(along, np.maximum(owner, 0)[..., None], axis=2)[..., 0] if n else np.zeros((K, 0))
-        ok = _consistent_many(owner, al, pl)
-        retry = (~ok) & (owner >= 0) & (finite_n > 1)
-        if not retry.any():
+        o = np.argmin(cost, axis=2)
+        o = np.where(np.isfinite(np.take_along_axis(cost, o[..., None], axis=2)[..., 0]), o, -1)
+        a = np.take_along_axis(along, np.maximum(o, 0)[..., None], axis=2)[..., 0]
+        good = _consistent_many(o, a, pl)
+        owner[live], al[live], ok[live] = o, a, good
+        retry = (~good) & (o >= 0) & (finite_n > 1)
+        again = np.flatnonzero(retry.any(axis=1))
+        if not len(again):
             break
-        cost = cost.copy()
-        cost[kk[retry], rows[retry], owner[retry]] = np.inf
+        live, retry, o = live[again], retry[again], o[again]
+        cost, along = cost[again], along[again]            # (a copy: the caller's costs are not changed)
+        kk, rows = np.nonzero(retry)
+        cost[kk, rows, o[retry]] = np.inf
         finite_n = np.isfinite(cost).sum(axis=2)
     return owner, al, ok
 

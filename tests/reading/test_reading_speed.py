@@ -42,6 +42,25 @@ def test_vote_bins_hash_the_floor_of_each_translation_as_the_plain_formula_does(
         assert np.array_equal(_vote_bins(ux, uy, shift), expected)
 
 
+@pytest.mark.parametrize("gid", ["pendulum", "seven-and-six", "senior-wrangler"])
+def test_placing_the_cards_of_many_alignments_at_once_matches_one_alignment_at_a_time(gid):
+    game = get_game(gid)
+    pl = reading.places(game.layout({}), reading._template(game, {}))
+    rng = np.random.default_rng(3)
+    # cards down each fan and on each place, jittered, shifted a little differently for each alignment
+    # (some then break their fan's chain or lie nowhere, so that cards retry other places)
+    base = np.array([p.first + k * np.array(p.area.fan) for p in pl for k in range(4)], dtype=float)
+    tabs = np.stack([base + rng.normal(0, 0.08 + 0.1 * k, base.shape) + rng.normal(0, 0.2 * k, 2)
+                     for k in range(7)])
+    owner, along, ok = reading._locate_many(tabs, pl)
+    retried = 0
+    for k, tab in enumerate(tabs):
+        o, a, f = reading._locate(tab, pl)
+        assert np.array_equal(owner[k], o) and np.array_equal(along[k], a) and np.array_equal(ok[k], f)
+        retried += int((o >= 0).sum() - f.sum())
+    assert retried > 0 and (owner >= 0).any() and not ok.all()
+
+
 def _read(gid: str, seed: int, moves: int = 15):
     """A mid-game layout seen at an angle, a tenth of its indices missed: (state, doubts, message)."""
     rng = random.Random(seed)
