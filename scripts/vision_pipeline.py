@@ -196,7 +196,8 @@ def train_classifier(a, work: Path, out_onnx: Path) -> dict:
     Xv, Yv = extract_crops(work / "heldout" / "images", work / "heldout" / "labels", names, jitter=False,
                            size=crop)
     summary = fit(X, Y, out_onnx, epochs=a.cls_epochs, val=(Xv, Yv), threads=os.cpu_count() or 1, log=log,
-                  batch=32 if a.smoke else 256, width=0.5 if a.smoke else a.cls_width, init=init, lr=a.cls_lr)
+                  batch=32 if a.smoke else 256, width=0.5 if a.smoke else a.cls_width, init=init, lr=a.cls_lr,
+                  ink=a.cls_ink)
     last = summary["epochs"][-1].get("val_acc") if summary["epochs"] else None
     # what run time uses: the quantised net when there is one
     summary["heldout_crop_accuracy"] = summary.get("val_acc_int8", last)
@@ -301,6 +302,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cls-crop", type=int, default=CROP,
                     help="index classifier input: crop side in px (an --cls-init net of another crop size still loads)")
     ap.add_argument("--cls-lr", type=float, default=3e-3, help="index classifier peak learning rate (one cycle)")
+    ap.add_argument("--cls-ink", action="store_true",
+                    help="index classifier: also train on suit signs lit by a ramp or swollen a pixel")
     ap.add_argument("--cls-init", default="",
                     help="continue the index classifier from these weights (.pt of the same width)")
     ap.add_argument("--classifier-only", action="store_true",

@@ -104,14 +104,44 @@ def build_net(n_classes: int = len(CLASSES), width: float = 1.5):
         nn.Linear(c4, n_classes))
 
 
-def _augment(x, rng: np.random.Generator):
-    """Random quarter turns, light, colour cast, blur and noise on a (N, 3, S, S) float batch."""
+def _ink_variants(x, rng: np.random.Generator, shaded: float = 0.3, swollen: float = 0.2):
+    """Suit signs drawn otherwise: on a share ``shaded`` of the crops the ink is lit by a ramp across the
+    crop (part of each sign lighter, as in decks that draw their signs in relief), and on a share
+    ``swollen`` the ink spreads by a pixel (fat signs, whose lobes merge). The held-out decks whose
+    clubs and spades are swapped draw them so; the training decks' signs are flat and thin."""
+    import torch
+    import torch.nn.functional as F
+
+    n, _, S, _ = x.shape
+    lum = x.mean(1, keepdim=True)
+    flat = lum.flatten(1)
+    paper = flat.quantile(0.9, dim=1).view(n, 1, 1, 1)
+    dark = flat.quantile(0.02, dim=1).view(n, 1, 1, 1)
+    ink = ((paper - lum) / (paper - dark + 1e-3)).clamp(0, 1)
+    paper_rgb = (x * (lum >= paper)).sum((2, 3), keepdim=True) / (lum >= paper).sum((2, 3), keepdim=True).clamp(min=1)
+    a = torch.from_numpy(rng.uniform(0, 2 * np.pi, (n, 1, 1, 1)).astype(np.float32))
+    g = torch.linspace(-1, 1, S)
+    ramp = (torch.cos(a) * g.view(1, 1, 1, S) + torch.sin(a) * g.view(1, 1, S, 1)).mul(0.5).add(0.5).clamp(0, 1)
+    amp = torch.from_numpy((rng.uniform(0.3, 0.7, (n, 1, 1, 1)) * (rng.random((n, 1, 1, 1)) < shaded))
+                           .astype(np.float32))
+    x = x + amp * ramp * ink * (paper_rgb - x)
+    fat = torch.from_numpy(rng.random(n) < swollen)
+    if fat.any():
+        x = torch.where(fat.view(n, 1, 1, 1), -F.max_pool2d(-x, 3, 1, 1), x)
+    return x
+
+
+def _augment(x, rng: np.random.Generator, ink: bool = False):
+    """Random quarter turns, light, colour cast, blur and noise on a (N, 3, S, S) float batch (with
+    ``ink``, suit signs drawn otherwise too: :func:`_ink_variants`)."""
     import torch
     import torch.nn.functional as F
 
     n = x.shape[0]
     k = int(rng.integers(4))
     x = torch.rot90(x, k, (2, 3))
+    if ink:
+        x = _ink_variants(x, rng)
     gain = torch.from_numpy(rng.uniform(0.6, 1.3, (n, 1, 1, 1)).astype(np.float32))
     cast = torch.from_numpy(rng.uniform(0.85, 1.15, (n, 3, 1, 1)).astype(np.float32))
     bias = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1)).astype(np.float32))
@@ -132,7 +162,7 @@ def _augment(x, rng: np.random.Generator):
 def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int = 12, batch: int = 256,
                      lr: float = 3e-3, threads: int = 2, seed: int = 0, val: tuple | None = None,
                      log: Callable[[str], None] = print, minutes: float | None = None, width: float = 1.5,
-                     init: Path | None = None, int8: bool = True) -> dict:
+                     init: Path | None = None, int8: bool = True, ink: bool = False) -> dict:
     """Train, export ONNX to ``out_onnx`` (and a .pt beside it); returns a summary.
 
     ``init``: the weights (.pt) of an earlier classifier of the same width to continue from
@@ -160,7 +190,7 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
         tot, right, seen = 0.0, 0, 0
         for i in range(0, len(X), batch):
             idx = perm[i:i + batch]
-            xb = _augment(torch.from_numpy(to_input(X[idx])), rng)
+            xb = _augment(torch.from_numpy(to_input(X[idx])), rng, ink)
             yb = torch.from_numpy(Y[idx])
             logits = net(xb)
             loss = lossf(logits, yb)
@@ -188,7 +218,7 @@ def train_classifier(X: np.ndarray, Y: np.ndarray, out_onnx: Path, epochs: int =
     dummy = torch.zeros(1, 3, X.shape[1], X.shape[2])  # the crop size the net was trained at
     summary = {"epochs": hist, "train_crops": int(len(X)), "width": width, "crop": int(X.shape[1]), "lr": lr,
                "seconds": round(time.time() - t0), "continued_from": str(init) if init is not None else None,
-               "int8": int8}
+               "int8": int8, "ink_variants": ink}
     with tempfile.TemporaryDirectory() as tmp:
         plain = Path(tmp) / "float.onnx"
         torch.onnx.export(net, dummy, str(plain), input_names=["crops"], output_names=["logits"],
