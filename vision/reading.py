@@ -663,8 +663,8 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     degs = [few_turn or 0] if few else list(TURNS)
     ranks = (PER_POSE + deep) if len(cards) > 6 else 100
     turn_offsets = HASH * np.arange(len(degs))[:, None]      # each turn's votes in bins of its own
-    turns = np.array([[[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]
-                      for th in map(math.radians, degs)])
+    rotations = np.array([[[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]
+                          for th in map(math.radians, degs)])
     for near_slots in slot_sets:
         candidates = []
         extra: list = []
@@ -674,7 +674,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
             M = np.eye(2) + (f - 1.0) * np.outer(g, g)
             # (where their corners show the turn, the scale is still voted for: two cards can say it)
             for s in scale * (np.array([1.0]) if few and few_turn is None else SCALES / f):
-                Rs = (s * M) @ turns                                               # turns x 2 x 2
+                Rs = (s * M) @ rotations                                           # turns x 2 x 2
                 # every card against every slot: the translation that would put it there, x and y apart,
                 # for every turn at once (one turn at a time, the calls cost more than the arithmetic)
                 sl = near_slots @ Rs.transpose(0, 2, 1)                            # turns x slots x 2
@@ -1182,7 +1182,7 @@ def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
         if not len(again):
             break
         live, retry, o = live[again], retry[again], o[again]
-        cost, along = cost[again], along[again]            # (a copy: the caller's costs are not changed)
+        cost, along = cost[again], along[again]            # the retrying alignments' rows (a copy)
         kk, rows = np.nonzero(retry)
         cost[kk, rows, o[retry]] = np.inf
         finite_n = np.isfinite(cost).sum(axis=2)
