@@ -17,7 +17,8 @@ def _sign_on_paper(n: int = 4, size: int = 48) -> "torch.Tensor":
 def test_a_ramp_lightens_the_ink_and_leaves_the_paper():
     x = _sign_on_paper()
     y = _ink_variants(x.clone(), np.random.default_rng(0), shaded=1.0, swollen=0.0)
-    ink, paper = (slice(None), slice(None), slice(16, 32), slice(16, 32)), (slice(None), slice(None), slice(0, 8), slice(0, 8))
+    ink = (slice(None), slice(None), slice(16, 32), slice(16, 32))
+    paper = (slice(None), slice(None), slice(0, 8), slice(0, 8))
     assert torch.allclose(y[paper], x[paper])
     assert (y[ink] >= x[ink] - 1e-6).all()
     lifted = (y[ink] - x[ink]).flatten(1).amax(1)
