@@ -91,3 +91,71 @@ def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
     monkeypatch.setattr(reading, "SKIP_HOPELESS_ALIGNMENTS", 0)
     assert [_read(gid, seed) for gid, seed in CASES] == fast
     assert fast_reads < reads[0]
+
+
+# ----------------------------------------------------------- the placing in C (vision/_readfast.c)
+
+def test_the_placing_in_c_is_built():
+    assert reading._readfast is not None, "vision._readfast was not built: is a C compiler installed?"
+
+
+def _both_placings(monkeypatch, tab, pl):
+    monkeypatch.setattr(reading, "USE_FAST_PLACING", 0)
+    slow = reading._locate_many(tab, pl)
+    monkeypatch.setattr(reading, "USE_FAST_PLACING", 1)
+    return slow, reading._locate_many(tab, pl)
+
+
+GAME_IDS = ["senior-wrangler", "pendulum", "seven-and-six", "captain-spaulding", "aunty-allis", "uncle-remus",
+            "kings", "interregnum", "poker-patience"]
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_the_placing_in_c_gives_what_numpy_gives_bit_for_bit(monkeypatch, gid):
+    assert reading._readfast is not None, "vision._readfast was not built"
+    game = get_game(gid)
+    pl = reading.places(game.layout({}), reading._template(game, {}))
+    arr = reading._Arrays.of(pl)
+    rng = np.random.default_rng(len(gid))
+    retried = squared = 0
+    for trial in range(30):
+        K, n = int(rng.integers(1, 25)), int(rng.integers(1, 100))
+        # cards on fan steps and squared places, jittered from a little to a lot (so that fans break and
+        # cards retry other places), some alignments scattered over the whole table
+        steps = rng.integers(0, 12, (K, n))[..., None]
+        tab = arr.heads[rng.integers(0, len(pl), (K, n))] + arr.fans[rng.integers(0, len(pl), (K, n))] * steps
+        tab = tab + rng.normal(0, rng.choice([0.02, 0.1, 0.4]), tab.shape)
+        if trial % 5 == 0:
+            tab = rng.uniform(arr.heads.min(0) - 1, arr.heads.max(0) + 3, (K, n, 2))
+        if trial % 7 == 0:
+            tab[0, 0] = np.inf          # an alignment that takes a card out of the picture (a refit can)
+        slow, fast = _both_placings(monkeypatch, tab, pl)
+        for x, y in zip(slow, fast):
+            assert x.dtype == y.dtype and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
+        owner, _, ok = slow
+        retried += int(((owner >= 0) & ~ok).sum())
+        squared += int(((owner >= 0) & (arr.flen[np.maximum(owner, 0)] == 0)).sum())
+    # the cases that matter were met: cards breaking their fans' chains, and squared places, where the game has them
+    assert retried > 0 or not (arr.flen > 0).any()
+    assert squared > 0 or (arr.flen > 0).all()
+
+
+def test_the_placing_in_c_follows_the_rules_constants(monkeypatch):
+    game = get_game("pendulum")
+    pl = reading.places(game.layout({}), reading._template(game, {}))
+    arr = reading._Arrays.of(pl)
+    rng = np.random.default_rng(9)
+    tab = arr.heads[rng.integers(0, len(pl), (8, 60))] + rng.normal(0, 0.3, (8, 60, 2))
+    base = _both_placings(monkeypatch, tab, pl)[1]
+    for name, value in [("REACH_GAP", 0), ("REACH_NEAR", 0.0), ("MAX_GAP", 1.2), ("ACROSS", 0.2), ("LOCATE_ROUNDS", 1)]:
+        monkeypatch.setattr(reading, name, value)
+        slow, fast = _both_placings(monkeypatch, tab, pl)
+        assert all(np.array_equal(x, y) for x, y in zip(slow, fast)), name
+    # and at least one of them changed the placing (the constants reach the C code at all)
+    assert not all(np.array_equal(x, y) for x, y in zip(base, fast))
+
+
+def test_readings_with_the_placing_in_c_are_those_of_numpy(monkeypatch):
+    fast = [_read(gid, seed) for gid, seed in CASES]
+    monkeypatch.setattr(reading, "USE_FAST_PLACING", 0)
+    assert [_read(gid, seed) for gid, seed in CASES] == fast
