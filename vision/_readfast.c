@@ -1,12 +1,13 @@
-/* The layout reader's card placing (vision.reading._locate_many), in C.
+/* The layout reader's innermost loops, in C: placing cards (vision.reading._locate_many) and
+ * register's vote at one pose (vision.reading._pose_votes).
  *
- * vision/reading.py holds the reference version (_locate_many, _place_costs and _consistent)
- * and the reasons behind each rule; this file is a port of them, operation for operation, so
- * that both give the same places, the same distances along the fans and the same fits, bit for
- * bit (tests compare them on many alignments). Placing runs thousands of times a reading:
- * scoring every voted alignment, refining the best ones and reading them. In numpy each call
- * spends most of its time on call overhead for a few hundred numbers; here it costs a tenth.
- * The build is optional: without a C compiler the reader uses the numpy version.
+ * vision/reading.py holds the reference versions (_locate_many, _place_costs and _consistent;
+ * _pose_votes, _vote_bins and _top_bins_each) and the reasons behind each rule; this file is a
+ * port of them, operation for operation, so that both give the same places, distances, fits and
+ * votes, bit for bit (tests compare them). Both run thousands of times a reading: scoring every
+ * voted alignment, refining the best ones and reading them. In numpy each call spends most of its
+ * time on call overhead for a few hundred numbers. The build is optional: without a C compiler
+ * the reader uses the numpy versions.
  *
  * Built with -ffp-contract=off: a fused multiply-add would round differently from numpy.
  */
@@ -15,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     double max_fan, across, squared_fit;
@@ -220,10 +222,127 @@ done:
     return result;
 }
 
+/* register's vote (vision.reading.register, one scale and foreshortening): every card against every slot
+ * gives the translation that would put it there, for each turn; translations are hashed into bins twice (the
+ * second grid shifted half a bin), and for each turn and grid the fullest bins are kept with their votes
+ * and the mean translation of the cards in each. As _vote_bins, _top_bins_each and the bin means of the
+ * reference: the hash in 32-bit two's complement, ties going to the lower bin, each mean summed in card
+ * order and divided by the votes (as numpy's mean over the cards' axis does).
+ *
+ * vote(qx, qy, sl, T, N, S, width, hash, ranks, tops_k, tops_n, tops_t): qx, qy the N cards' points, sl the
+ * T x S x 2 slots turned and scaled; outputs for grid g, turn t, rank r at [(g * T + t) * ranks + r]: the bin
+ * (int64), its votes (int64, 0 past a turn's last non-empty bin) and the mean translation (2 float64). */
+static PyObject *vote(PyObject *self, PyObject *args)
+{
+    PyObject *o_qx, *o_qy, *o_sl, *o_k, *o_n, *o_t;
+    Py_ssize_t T, N, S, ranks;
+    double width;
+    long hash;
+    if (!PyArg_ParseTuple(args, "OOOnnndlnOOO", &o_qx, &o_qy, &o_sl, &T, &N, &S, &width, &hash, &ranks, &o_k, &o_n, &o_t))
+        return NULL;
+    if (T < 1 || N < 0 || S < 0 || ranks < 1 || hash < 1 || (hash & (hash - 1))) {
+        PyErr_SetString(PyExc_ValueError, "vote: bad sizes");
+        return NULL;
+    }
+    Py_buffer b[6];
+    PyObject *objs[6] = {o_qx, o_qy, o_sl, o_k, o_n, o_t};
+    Py_ssize_t sizes[6] = {N * 8, N * 8, T * S * 2 * 8, 2 * T * ranks * 8, 2 * T * ranks * 8, 2 * T * ranks * 2 * 8};
+    const char *names[6] = {"qx", "qy", "sl", "tops_k", "tops_n", "tops_t"};
+    int got = 0;
+    for (; got < 6; got++)
+        if (get(objs[got], &b[got], sizes[got], got >= 3, names[got]) < 0)
+            break;
+    PyObject *result = NULL;
+    Py_ssize_t M = N * S;
+    uint32_t *bins = NULL;
+    int64_t *counts = NULL;
+    Py_ssize_t *slot_of = NULL;
+    if (got < 6)
+        goto done;
+    const double *qx = b[0].buf, *qy = b[1].buf, *sl = b[2].buf;
+    int64_t *tk = b[3].buf, *tn = b[4].buf;
+    double *tt = b[5].buf;
+    bins = malloc((size_t)(M > 0 ? M : 1) * sizeof(uint32_t));
+    counts = malloc((size_t)hash * sizeof(int64_t));
+    slot_of = malloc((size_t)hash * sizeof(Py_ssize_t));
+    if (!bins || !counts || !slot_of) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (long k = 0; k < hash; k++)
+        slot_of[k] = -1;
+    Py_BEGIN_ALLOW_THREADS
+    const double offset[2] = {0.0 + 1048576.0, 0.5 + 1048576.0};     /* shift + VOTE_OFFSET */
+    for (int g = 0; g < 2; g++)
+        for (Py_ssize_t t = 0; t < T; t++) {
+            const double *st = sl + t * S * 2;
+            /* (a double out of int32's range converts to INT32_MIN here as in numpy: the same instruction) */
+            for (Py_ssize_t n = 0, i = 0; n < N; n++)
+                for (Py_ssize_t j = 0; j < S; j++, i++) {
+                    double ux = (qx[n] - st[2 * j]) / width, uy = (qy[n] - st[2 * j + 1]) / width;
+                    uint32_t bx = (uint32_t)(int32_t)(ux + offset[g]), by = (uint32_t)(int32_t)(uy + offset[g]);
+                    bins[i] = ((bx * 73856093u) ^ (by * 19349663u)) & (uint32_t)(hash - 1);
+                }
+            memset(counts, 0, (size_t)hash * sizeof(int64_t));
+            for (Py_ssize_t i = 0; i < M; i++)
+                counts[bins[i]]++;
+            /* the fullest bins in one pass, kept in order (votes down, bin up): what taking the fullest
+             * bin (the lowest of equals) rank after rank gives */
+            Py_ssize_t base = (g * T + t) * ranks, kept = 0;
+            int64_t *bk = tk + base, *bn = tn + base;
+            for (long k = 0; k < hash; k++) {
+                int64_t c = counts[k];
+                if (c <= 0 || (kept == ranks && c <= bn[kept - 1]))
+                    continue;
+                Py_ssize_t pos = kept < ranks ? kept++ : ranks - 1;
+                for (; pos > 0 && bn[pos - 1] < c; pos--) {
+                    bn[pos] = bn[pos - 1];
+                    bk[pos] = bk[pos - 1];
+                }
+                bn[pos] = c;
+                bk[pos] = k;
+            }
+            for (Py_ssize_t r = kept; r < ranks; r++)
+                bn[r] = bk[r] = 0;
+            for (Py_ssize_t r = 0; r < ranks; r++)
+                tt[2 * (base + r)] = tt[2 * (base + r) + 1] = 0.0;
+            for (Py_ssize_t r = 0; r < kept; r++)
+                slot_of[bk[r]] = r;
+            if (!kept)
+                continue;
+            for (Py_ssize_t n = 0, i = 0; n < N; n++)
+                for (Py_ssize_t j = 0; j < S; j++, i++) {
+                    Py_ssize_t r = slot_of[bins[i]];
+                    if (r >= 0) {
+                        tt[2 * (base + r)] += qx[n] - st[2 * j];
+                        tt[2 * (base + r) + 1] += qy[n] - st[2 * j + 1];
+                    }
+                }
+            for (Py_ssize_t r = 0; r < kept; r++) {
+                tt[2 * (base + r)] /= (double)bn[r];
+                tt[2 * (base + r) + 1] /= (double)bn[r];
+                slot_of[bk[r]] = -1;
+            }
+        }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(bins);
+    free(counts);
+    free(slot_of);
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"locate_many", locate_many, METH_VARARGS,
      "locate_many(tab, heads, flen, unit, open_fan, reach, owner, along, ok, K, N, P, params): "
      "vision.reading._locate_many, written into owner (int64), along (float64) and ok (bool)."},
+    {"vote", vote, METH_VARARGS,
+     "vote(qx, qy, sl, T, N, S, width, hash, ranks, tops_k, tops_n, tops_t): register's vote at one pose, "
+     "written into tops_k, tops_n (int64) and tops_t (float64)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_readfast", NULL, -1, methods};

@@ -48,6 +48,16 @@ import numpy as np
 from advisor.cards import SUIT_NAME, SUIT_SYMBOL, Card
 from advisor.engine import CARD_ASPECT, Area, Game, Layout, Loc, Move, Slot, State, a_or_an, count_word, get_game
 
+# The reader's innermost loops in C (vision/_readfast.c: placing cards, and register's vote), built at install
+# time where a C compiler is found. They give what the numpy versions give, bit for bit, in a fraction of the
+# time (placing alone was a fifth to a quarter of a reading). USE_C = 0 makes the reader use the numpy versions
+# (for comparisons); without a compiler they do the work.
+try:
+    from . import _readfast
+except ImportError:
+    _readfast = None
+USE_C = 1
+
 # Where the top-left index centre lies on a card, in card widths from its top-left corner,
 # and the offset to the opposite (rotated) index. Typical of the decks we train on.
 INDEX_CENTRE = np.array([0.12, 0.24])
@@ -662,7 +672,6 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
     scored_extra: list = []
     degs = [few_turn or 0] if few else list(TURNS)
     ranks = (PER_POSE + deep) if len(cards) > 6 else 100
-    turn_offsets = HASH * np.arange(len(degs))[:, None]      # each turn's votes in bins of its own
     rotations = np.array([[[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]]
                           for th in map(math.radians, degs)])
     for near_slots in slot_sets:
@@ -678,19 +687,9 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                 # every card against every slot: the translation that would put it there, x and y apart,
                 # for every turn at once (one turn at a time, the calls cost more than the arithmetic)
                 sl = near_slots @ Rs.transpose(0, 2, 1)                            # turns x slots x 2
-                tx = (qx[None, :, None] - sl[:, None, :, 0]).reshape(len(Rs), -1)
-                ty = (qy[None, :, None] - sl[:, None, :, 1]).reshape(len(Rs), -1)
-                width = BIN * s * f
-                ux, uy = tx / width, ty / width
-                # Translations voted into hashed bins, twice (the second grid shifted half a bin, so that a
-                # cluster on a bin edge is not split); a hash collision only adds a stray vote.
-                flats, tops = [], []
-                for shift in (0.0, 0.5):
-                    flats.append(flat := _vote_bins(ux, uy, shift))
-                    counts = np.bincount((flat + turn_offsets).ravel(), minlength=HASH * len(Rs)).reshape(len(Rs), HASH)
-                    tops.append(_top_bins_each(counts, ranks))
+                tops, mean = _pose_votes(qx, qy, sl, BIN * s * f, ranks)
                 for t, R in enumerate(Rs):
-                    for flat, top in zip(flats, tops):
+                    for grid, top in enumerate(tops):
                         for rank, (k, n) in enumerate(top[t]):
                             if n < (1 if few else 2):
                                 break
@@ -702,8 +701,7 @@ def register(cards: Sequence[SeenCard], layout: Layout, scale: float, template: 
                                 continue
                             if deeper and len(extra) >= DEEPER_SCORED and n <= extra[0][0]:
                                 continue     # (fewer votes than every deeper bin kept: not worth its mean)
-                            hit = flat[t] == k
-                            tt = np.stack([tx[t][hit], ty[t][hit]], axis=1).mean(axis=0)     # the bin's mean translation
+                            tt = mean(grid, t, rank)     # the bin's mean translation
                             A = np.array([[R[0, 0], R[0, 1], tt[0]], [R[1, 0], R[1, 1], tt[1]], [0, 0, 1.0]])
                             if deeper:
                                 # the best DEEPER_SCORED by votes, in a heap (ties: the first found)
@@ -796,6 +794,41 @@ def _vote_bins(ux: np.ndarray, uy: np.ndarray, shift: float) -> np.ndarray:
     bx ^= by
     bx &= np.int32(HASH - 1)
     return bx
+
+
+def _pose_votes(qx: np.ndarray, qy: np.ndarray, sl: np.ndarray, width: float, ranks: int):
+    """``register``'s vote at one pose: every card (``qx``, ``qy``) against every slot (``sl``: turns x
+    slots x 2, turned and scaled) gives the translation that would put it there. Translations are voted
+    into hashed bins of ``width``, twice (the second grid shifted half a bin, so that a cluster on a bin
+    edge is not split); a hash collision only adds a stray vote.
+
+    Returns ``(tops, mean)``: ``tops[g][t]`` the ``ranks`` fullest bins of grid g and turn t as (bin, votes),
+    fullest first (``_top_bins_each``), and ``mean(g, t, rank)`` the mean translation of that bin's votes."""
+    T = len(sl)
+    if _readfast is not None and USE_C:
+        k = np.empty((2, T, ranks), np.int64)
+        n = np.empty((2, T, ranks), np.int64)
+        tt = np.empty((2, T, ranks, 2))
+        _readfast.vote(qx, qy, np.ascontiguousarray(sl, dtype=float), T, len(qx), sl.shape[1], float(width), HASH,
+                       ranks, k, n, tt)
+        kl, nl = k.tolist(), n.tolist()
+        return [[[(b, v) for b, v in zip(kl[g][t], nl[g][t]) if v > 0] for t in range(T)] for g in range(2)], \
+            lambda g, t, rank: tt[g, t, rank]
+    tx = (qx[None, :, None] - sl[:, None, :, 0]).reshape(T, -1)
+    ty = (qy[None, :, None] - sl[:, None, :, 1]).reshape(T, -1)
+    ux, uy = tx / width, ty / width
+    turn_offsets = HASH * np.arange(T)[:, None]      # each turn's votes in bins of its own
+    flats, tops = [], []
+    for shift in (0.0, 0.5):
+        flats.append(flat := _vote_bins(ux, uy, shift))
+        counts = np.bincount((flat + turn_offsets).ravel(), minlength=HASH * T).reshape(T, HASH)
+        tops.append(_top_bins_each(counts, ranks))
+
+    def mean(g: int, t: int, rank: int) -> np.ndarray:
+        # (only the bins still wanted after the vote count's cuts: most are not)
+        hit = flats[g][t] == tops[g][t][rank][0]
+        return np.stack([tx[t][hit], ty[t][hit]], axis=1).mean(axis=0)
+    return tops, mean
 
 
 def _top_bins_each(counts: np.ndarray, n: int) -> list[list[tuple[int, int]]]:
@@ -1162,7 +1195,7 @@ def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     K, n = tab.shape[:2]
     if not n or not len(pl):       # no cards, or no place to hold one
         return np.full((K, n), -1), np.zeros((K, n)), np.zeros((K, n), bool)
-    if _readfast is not None and USE_FAST_PLACING:
+    if _readfast is not None and USE_C:
         return _locate_many_fast(tab, pl)
     cost, along = _place_costs(tab.reshape(-1, 2), pl)
     P = cost.shape[1]
@@ -1189,16 +1222,6 @@ def _locate_many(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
         cost[kk, rows, o[retry]] = np.inf
         finite_n = np.isfinite(cost).sum(axis=2)
     return owner, al, ok
-
-
-# The same placing in C (vision/_readfast.c), built at install time where a C compiler is found; it gives
-# the same places, distances and fits, bit for bit, in a tenth of the time (placing is a fifth to a quarter
-# of a reading). USE_FAST_PLACING = 0 makes the reader use the numpy version (for comparisons).
-try:
-    from . import _readfast
-except ImportError:        # no compiler at install time: the numpy version does the work
-    _readfast = None
-USE_FAST_PLACING = 1
 
 
 def _locate_many_fast(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

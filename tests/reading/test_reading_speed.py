@@ -93,16 +93,16 @@ def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
     assert fast_reads < reads[0]
 
 
-# ----------------------------------------------------------- the placing in C (vision/_readfast.c)
+# ------------------------------------------------- the placing and the vote in C (vision/_readfast.c)
 
 def test_the_placing_in_c_is_built():
     assert reading._readfast is not None, "vision._readfast was not built: is a C compiler installed?"
 
 
 def _both_placings(monkeypatch, tab, pl):
-    monkeypatch.setattr(reading, "USE_FAST_PLACING", 0)
+    monkeypatch.setattr(reading, "USE_C", 0)
     slow = reading._locate_many(tab, pl)
-    monkeypatch.setattr(reading, "USE_FAST_PLACING", 1)
+    monkeypatch.setattr(reading, "USE_C", 1)
     return slow, reading._locate_many(tab, pl)
 
 
@@ -155,7 +155,34 @@ def test_the_placing_in_c_follows_the_rules_constants(monkeypatch):
     assert not all(np.array_equal(x, y) for x, y in zip(base, fast))
 
 
-def test_readings_with_the_placing_in_c_are_those_of_numpy(monkeypatch):
+@pytest.mark.parametrize("turns,ranks", [(21, 6), (21, 100), (1, 3)])
+def test_the_vote_in_c_gives_what_numpy_gives_bit_for_bit(monkeypatch, turns, ranks):
+    assert reading._readfast is not None, "vision._readfast was not built"
+    rng = np.random.default_rng(turns + ranks)
+    for trial in range(40):
+        n, slots = int(rng.integers(1, 71)), int(rng.integers(1, 120))
+        qx, qy = rng.uniform(0, 1920, n), rng.uniform(0, 1080, n)
+        # slots on a half-card grid as well as anywhere: votes then fall on bin edges
+        table = rng.uniform(-3, 12, (slots, 2))
+        if trial % 2:
+            table = np.round(table * 2) / 2
+        s = rng.uniform(50, 200)
+        th = np.radians(np.linspace(-30, 30, turns))
+        rot = np.stack([np.stack([np.cos(th), -np.sin(th)], 1), np.stack([np.sin(th), np.cos(th)], 1)], 1)
+        sl = table @ (s * rot).transpose(0, 2, 1)
+        monkeypatch.setattr(reading, "USE_C", 0)
+        tops, mean = reading._pose_votes(qx, qy, sl, 0.3 * s, ranks)
+        monkeypatch.setattr(reading, "USE_C", 1)
+        tops_c, mean_c = reading._pose_votes(qx, qy, sl, 0.3 * s, ranks)
+        assert tops_c == tops
+        assert any(len(bins) for grid in tops for bins in grid)
+        for g, grid in enumerate(tops):
+            for t, bins in enumerate(grid):
+                for rank in range(len(bins)):
+                    assert np.array_equal(mean_c(g, t, rank), mean(g, t, rank))
+
+
+def test_readings_with_the_c_parts_are_those_of_numpy(monkeypatch):
     fast = [_read(gid, seed) for gid, seed in CASES]
-    monkeypatch.setattr(reading, "USE_FAST_PLACING", 0)
+    monkeypatch.setattr(reading, "USE_C", 0)
     assert [_read(gid, seed) for gid, seed in CASES] == fast
