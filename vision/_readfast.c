@@ -262,7 +262,7 @@ static PyObject *vote(PyObject *self, PyObject *args)
     const double *qx = b[0].buf, *qy = b[1].buf, *sl = b[2].buf;
     int64_t *tk = b[3].buf, *tn = b[4].buf;
     double *tt = b[5].buf;
-    bins = malloc((size_t)(M > 0 ? M : 1) * sizeof(uint32_t));
+    bins = malloc(2 * (size_t)(M > 0 ? M : 1) * sizeof(uint32_t));
     counts = malloc((size_t)hash * sizeof(int64_t));
     slot_of = malloc((size_t)hash * sizeof(Py_ssize_t));
     if (!bins || !counts || !slot_of) {
@@ -273,19 +273,23 @@ static PyObject *vote(PyObject *self, PyObject *args)
         slot_of[k] = -1;
     Py_BEGIN_ALLOW_THREADS
     const double offset[2] = {0.0 + 1048576.0, 0.5 + 1048576.0};     /* shift + VOTE_OFFSET */
-    for (int g = 0; g < 2; g++)
-        for (Py_ssize_t t = 0; t < T; t++) {
-            const double *st = sl + t * S * 2;
-            /* (a double out of int32's range converts to INT32_MIN here as in numpy: the same instruction) */
-            for (Py_ssize_t n = 0, i = 0; n < N; n++)
-                for (Py_ssize_t j = 0; j < S; j++, i++) {
-                    double ux = (qx[n] - st[2 * j]) / width, uy = (qy[n] - st[2 * j + 1]) / width;
+    for (Py_ssize_t t = 0; t < T; t++) {
+        const double *st = sl + t * S * 2;
+        /* both grids' bins from one division (a double out of int32's range converts to INT32_MIN here
+         * as in numpy: the same instruction) */
+        for (Py_ssize_t n = 0, i = 0; n < N; n++)
+            for (Py_ssize_t j = 0; j < S; j++, i++) {
+                double ux = (qx[n] - st[2 * j]) / width, uy = (qy[n] - st[2 * j + 1]) / width;
+                for (int g = 0; g < 2; g++) {
                     uint32_t bx = (uint32_t)(int32_t)(ux + offset[g]), by = (uint32_t)(int32_t)(uy + offset[g]);
-                    bins[i] = ((bx * 73856093u) ^ (by * 19349663u)) & (uint32_t)(hash - 1);
+                    bins[g * M + i] = ((bx * 73856093u) ^ (by * 19349663u)) & (uint32_t)(hash - 1);
                 }
+            }
+        for (int g = 0; g < 2; g++) {
+            const uint32_t *gb = bins + g * M;
             memset(counts, 0, (size_t)hash * sizeof(int64_t));
             for (Py_ssize_t i = 0; i < M; i++)
-                counts[bins[i]]++;
+                counts[gb[i]]++;
             /* the fullest bins in one pass, kept in order (votes down, bin up): what taking the fullest
              * bin (the lowest of equals) rank after rank gives */
             Py_ssize_t base = (g * T + t) * ranks, kept = 0;
@@ -312,7 +316,7 @@ static PyObject *vote(PyObject *self, PyObject *args)
                 continue;
             for (Py_ssize_t n = 0, i = 0; n < N; n++)
                 for (Py_ssize_t j = 0; j < S; j++, i++) {
-                    Py_ssize_t r = slot_of[bins[i]];
+                    Py_ssize_t r = slot_of[gb[i]];
                     if (r >= 0) {
                         tt[2 * (base + r)] += qx[n] - st[2 * j];
                         tt[2 * (base + r) + 1] += qy[n] - st[2 * j + 1];
@@ -324,6 +328,7 @@ static PyObject *vote(PyObject *self, PyObject *args)
                 slot_of[bk[r]] = -1;
             }
         }
+    }
     Py_END_ALLOW_THREADS
     result = Py_None;
     Py_INCREF(result);
