@@ -95,7 +95,7 @@ def test_leaving_hopeless_alignments_unread_changes_no_reading(monkeypatch):
 
 # ------------------------------------------------- the placing and the vote in C (vision/_readfast.c)
 
-def test_the_placing_in_c_is_built():
+def test_the_readers_c_parts_are_built():
     assert reading._readfast is not None, "vision._readfast was not built: is a C compiler installed?"
 
 
