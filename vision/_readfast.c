@@ -132,6 +132,23 @@ static int get(PyObject *o, Py_buffer *b, Py_ssize_t bytes, int writable, const 
     return 0;
 }
 
+/* The n arrays' buffers, each of its expected size; those from ``first_out`` on are written to. Returns how
+ * many were got: all n, or fewer with an exception set (release those with release_all). */
+static int get_all(PyObject *const *objs, const Py_ssize_t *sizes, const char *const *names, int n, int first_out,
+                   Py_buffer *b)
+{
+    int got = 0;
+    while (got < n && get(objs[got], &b[got], sizes[got], got >= first_out, names[got]) == 0)
+        got++;
+    return got;
+}
+
+static void release_all(Py_buffer *b, int got)
+{
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+}
+
 static PyObject *locate_many(PyObject *self, PyObject *args)
 {
     PyObject *o_tab, *o_heads, *o_flen, *o_unit, *o_open, *o_reach, *o_owner, *o_along, *o_ok;
@@ -150,10 +167,7 @@ static PyObject *locate_many(PyObject *self, PyObject *args)
     PyObject *objs[9] = {o_tab, o_heads, o_flen, o_unit, o_open, o_reach, o_owner, o_along, o_ok};
     Py_ssize_t sizes[9] = {K * N * 2 * 8, P * 2 * 8, P * 8, P * 2 * 8, P, P * 8, K * N * 8, K * N * 8, K * N};
     const char *names[9] = {"tab", "heads", "flen", "unit", "open_fan", "reach", "owner", "along", "ok"};
-    int got = 0;
-    for (; got < 9; got++)
-        if (get(objs[got], &b[got], sizes[got], got >= 6, names[got]) < 0)
-            break;
+    int got = get_all(objs, sizes, names, 9, 6, b);
     PyObject *result = NULL;
     double *cost = NULL, *al = NULL;
     int *finite_n = NULL;
@@ -217,8 +231,7 @@ done:
     free(al);
     free(finite_n);
     free(seats);
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&b[i]);
+    release_all(b, got);
     return result;
 }
 
@@ -248,10 +261,7 @@ static PyObject *vote(PyObject *self, PyObject *args)
     PyObject *objs[6] = {o_qx, o_qy, o_sl, o_k, o_n, o_t};
     Py_ssize_t sizes[6] = {N * 8, N * 8, T * S * 2 * 8, 2 * T * ranks * 8, 2 * T * ranks * 8, 2 * T * ranks * 2 * 8};
     const char *names[6] = {"qx", "qy", "sl", "tops_k", "tops_n", "tops_t"};
-    int got = 0;
-    for (; got < 6; got++)
-        if (get(objs[got], &b[got], sizes[got], got >= 3, names[got]) < 0)
-            break;
+    int got = get_all(objs, sizes, names, 6, 3, b);
     PyObject *result = NULL;
     Py_ssize_t M = N * S;
     uint32_t *bins = NULL;
@@ -336,8 +346,7 @@ done:
     free(bins);
     free(counts);
     free(slot_of);
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&b[i]);
+    release_all(b, got);
     return result;
 }
 
