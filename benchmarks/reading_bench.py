@@ -268,14 +268,24 @@ def run_fake(args) -> dict:
 
 # -------------------------------------------------------------- (b) render
 
+# A hand's untidiness at ``untidy`` 1 (see layout_placements): sd of a pile's first card off its place
+# (card widths), of the turn of a fan's line (degrees), and of each card's own extra shift (card widths)
+# and turn (degrees).
+UNTIDY = {"head": 0.06, "drift": 2.0, "card": 0.02, "turn": 2.0}
+
+
 def layout_placements(state: State, aspect: float, rng: random.Random, jitter: float = 0.02,
-                      fan_spread: float = 0.0, fan_rng: random.Random | None = None):
+                      fan_spread: float = 0.0, fan_rng: random.Random | None = None, untidy: float = 0.0):
     """Cards of the state as the game's layout places them: Area.position is each card's top-left corner.
 
     ``fan_spread``: each fanned pile gets its own step, the layout's times exp(N(0, fan_spread)), drawn
     from ``fan_rng`` (so that the other draws, and the camera, stay those of a render without it).
     A player fans some columns looser than others: on the real photos of ../shared/real-dev a column's
     step is 0.83-1.27 times its photo's (5th-95th percentile), about what 0.1 gives.
+
+    ``untidy``: cards put down by hand rather than on a grid, scaled from :data:`UNTIDY`: each pile
+    starts a little off its place, its fan's line turns a little, and each card lies a little further
+    off and askew. Drawn from ``fan_rng`` too, after the fan steps, so the rest stays as without it.
     """
     from vision.synth import Placement
     game = get_game(state.game)
@@ -289,13 +299,24 @@ def layout_placements(state: State, aspect: float, rng: random.Random, jitter: f
             squared = a.fan == (0.0, 0.0)
             loose = math.exp(fan_rng.gauss(0, fan_spread)) if fan_spread and not squared else 1.0
             x0, y0 = a.position(i, 0)
+            hx = hy = 0.0
+            drift = 0.0
+            if untidy:
+                hx, hy = fan_rng.gauss(0, UNTIDY["head"] * untidy), fan_rng.gauss(0, UNTIDY["head"] * untidy)
+                drift = math.radians(fan_rng.gauss(0, UNTIDY["drift"] * untidy)) if not squared else 0.0
+            cos, sin = math.cos(drift), math.sin(drift)
             for j, s in enumerate(p):
                 x, y = a.position(i, 0 if squared else j)
-                x, y = x0 + (x - x0) * loose, y0 + (y - y0) * loose
+                dx, dy = (x - x0) * loose, (y - y0) * loose
+                x, y = x0 + hx + dx * cos - dy * sin, y0 + hy + dx * sin + dy * cos
+                ex = ey = turn = 0.0
+                if untidy:
+                    ex, ey = fan_rng.gauss(0, UNTIDY["card"] * untidy), fan_rng.gauss(0, UNTIDY["card"] * untidy)
+                    turn = fan_rng.gauss(0, UNTIDY["turn"] * untidy)
                 label = s.card.label if s.card is not None else "As"
                 copy = max(0, (s.card.copy if s.card is not None else 1) - 1)
-                out.append(Placement(label, x + 0.5 + rng.gauss(0, jitter), y + aspect / 2 + rng.gauss(0, jitter),
-                                     rng.gauss(0, 1.0), min(copy, 1), face_up=s.face_up and s.card is not None))
+                out.append(Placement(label, x + 0.5 + rng.gauss(0, jitter) + ex, y + aspect / 2 + rng.gauss(0, jitter) + ey,
+                                     rng.gauss(0, 1.0) + turn, min(copy, 1), face_up=s.face_up and s.card is not None))
     return out
 
 
@@ -389,17 +410,18 @@ def decks_and_detector(args):
 
 def render_layout(gid: str, seed: int, deck, moves: int = 0, rotation: float = 15.0,
                   tilt_deg=(35.0, 90.0), four_corners: bool | None = None, fan_spread: float = 0.0,
-                  size: tuple[int, int] = (1920, 1080)):
+                  size: tuple[int, int] = (1920, 1080), untidy: float = 0.0):
     """A seeded deal (``moves`` random moves in), laid out as its game says and photographed.
 
     Returns (truth, scene, camera, numpy rng).  ``four_corners=None`` draws it (30 % of layouts).
-    ``fan_spread``: see ``layout_placements``. ``size``: the photo's pixels (width, height); the
+    ``fan_spread``, ``untidy``: see ``layout_placements``. ``size``: the photo's pixels (width, height); the
     same seed gives the same deal, camera angle and light at any size."""
     from vision.synth import render_scene
     rng = random.Random(seed * 104729 + 7)
     nrng = np.random.default_rng(seed)
     truth = make_state(gid, seed, moves)
-    pl = layout_placements(truth, deck.aspect, rng, fan_spread=fan_spread, fan_rng=random.Random(seed * 7919 + 3))
+    pl = layout_placements(truth, deck.aspect, rng, fan_spread=fan_spread, fan_rng=random.Random(seed * 7919 + 3),
+                           untidy=untidy)
     cam = table_camera(rng, pl, deck.aspect, size=size, tilt_deg=tilt_deg, rotation=rotation)
     if four_corners is None:
         four_corners = rng.random() < 0.3
@@ -423,7 +445,7 @@ def run_render(args) -> dict:
             seed = args.seed + n
             deck = decks[n % len(decks)]
             truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
-                                                    fan_spread=args.fan_spread, size=size)
+                                                    fan_spread=args.fan_spread, size=size, untidy=args.untidy)
             image = jpeg(scene.image, nrng, 70, 95)
             if save and n < args.save_count:
                 cv2.imwrite(str(save / f"{gid}-{seed}.jpg"), image)
@@ -626,6 +648,9 @@ def main(argv=None) -> int:
         if name == "render":
             p.add_argument("--fan-spread", type=float, default=0.0,
                            help="each fanned pile's step varies by this much (log sd; 0.1 is about what real photos show)")
+            p.add_argument("--untidy", type=float, default=0.0,
+                           help="cards put down by hand: piles off their places, fans' lines turned, cards askew "
+                                "(1: the sizes of UNTIDY; 0: on the grid)")
         p.add_argument("--out")
     fake = sub.choices["fake"]
     fake.add_argument("--tilt", type=float, default=0.4, help="far edge up to this share narrower")
