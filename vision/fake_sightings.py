@@ -66,9 +66,12 @@ def extent(state: State) -> tuple[float, float]:
 
 def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None, jitter: float = 0.0,
                   index_height: float = INDEX_HEIGHT, index_centre=INDEX_CENTRE, opposite=OPPOSITE,
-                  four_corners: bool = False) -> list[FakeSighting]:
+                  four_corners: bool = False, hand: dict | None = None) -> list[FakeSighting]:
     """The corner indices a perfect detector reports; the other arguments describe the deck
     (by default the proportions the reader assumes; a deck of tall cards with small indices differs).
+
+    ``hand``: piles put down by hand, off the grid: (area, pile) -> (dx, dy, turn), the pile moved by
+    (dx, dy) card widths and its fan's line turned by ``turn`` radians about its first card.
 
     ``four_corners``: a deck with an index in all four corners. A card covered by the next one of
     a column fanned downwards then shows its top-right index too (only columns: other fans here
@@ -90,6 +93,12 @@ def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None,
                 if squared and not top:
                     continue
                 corner = np.array(a.position(i, 0 if squared else j))
+                if hand and (a.name, i) in hand:
+                    dx, dy, turn = hand[(a.name, i)]
+                    first = np.array(a.position(i, 0))
+                    c_, s_ = np.cos(turn), np.sin(turn)
+                    rel = corner - first
+                    corner = first + np.array([c_ * rel[0] - s_ * rel[1], s_ * rel[0] + c_ * rel[1]]) + np.array([dx, dy])
                 centres = [corner + index_centre]
                 downwards = a.fan[0] == 0.0 and a.fan[1] > 0.0
                 if four_corners and (top or downwards):

@@ -1048,6 +1048,8 @@ def _explained(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout
     owner, along, ok = _locate(tab, pl)
     ok = ok & ~_crowded(owner, along, ok, pl) & _snug(tab, owner, pl)
     off = np.where(ok, _off_place(tab, owner, along, pl), np.inf)
+    if SQUARED_HAND != 1.0:
+        off = np.where(_Arrays.of(pl).flen[np.maximum(owner, 0)] <= 0, off / SQUARED_HAND, off)
     if layout is not None and not ok.all():
         for a in layout.areas:
             if _growing(a):
@@ -1060,6 +1062,61 @@ def _explained(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout
 # Card widths off its place within which a card counts as lying on it, each tolerance counting
 # for a quarter: a card 0.05 off counts whole, 0.12 off half, more than 0.2 off not at all.
 SNUG_WITHIN = (0.06, 0.1, 0.15, 0.2)
+# ... times this for a squared pile's card: a pile put down by hand lies a few millimetres off its place
+# (a fan's cards are judged against their own fan, see STRAIGHTEN; a pile of one card has nothing to be
+# judged against but its place).
+SQUARED_HAND = 2.0
+
+
+# Cards put down by hand do not lie on a grid: a column starts a little off its place and runs a
+# little askew, which one alignment of the whole layout cannot follow, so that a hand-laid layout looked
+# like no deal (too few cards snug on their places) and was refused. When an alignment is judged, each
+# fan holding at least STRAIGHTEN_CARDS cards is taken as moved onto its place by its own offset (across
+# its line and along it, within a fan step) and turn: the median and the fitted slope of where its cards
+# lie, when they are within STRAIGHTEN_MAX card widths and STRAIGHTEN_TURN (a column further off is not a
+# hand's untidiness). Only the judging sees the fans so moved; the reading itself places the cards where
+# they lie, so a tidy photo is read as before. 0: off.
+STRAIGHTEN = 1
+STRAIGHTEN_CARDS = 2
+STRAIGHTEN_MAX = 0.25
+STRAIGHTEN_TURN = 0.1     # slope across / along: about 6 degrees
+
+
+def straightened(q: np.ndarray, H: np.ndarray, pl: Sequence[Place]) -> np.ndarray | None:
+    """The photo points ``q`` (cards' anchors) with each hand-laid fan moved onto its place (see
+    STRAIGHTEN), or None when no fan was moved."""
+    if not STRAIGHTEN or len(q) < STRAIGHTEN_CARDS or not len(pl):
+        return None
+    tab = _on_table(H, q)
+    if tab is None:
+        return None
+    owner, along, ok = _locate(tab, pl)
+    arr = _Arrays.of(pl)
+    new = tab.copy()
+    moved = False
+    for p in np.unique(owner[ok & (owner >= 0)]):
+        if arr.flen[p] <= 0:
+            continue
+        m = np.flatnonzero(ok & (owner == p))
+        if len(m) < STRAIGHTEN_CARDS:
+            continue
+        unit, fl = arr.unit[p], arr.flen[p]
+        normal = np.array([unit[1], -unit[0]])
+        across = (tab[m] - arr.heads[p]) @ normal
+        al = along[m]
+        res = np.where(al <= 0, al, al - np.round(al / fl) * fl)
+        slope = 0.0
+        if len(m) >= 4 and np.ptp(al) > 2 * fl:
+            slope = float(np.polyfit(al, across, 1)[0])
+            if abs(slope) > STRAIGHTEN_TURN:
+                continue
+        shift_across = float(np.median(across - slope * al))
+        shift_along = float(np.median(res))
+        if abs(shift_across) > STRAIGHTEN_MAX or abs(shift_along) > STRAIGHTEN_MAX:
+            continue
+        new[m] = tab[m] - np.outer(shift_across + slope * al, normal) - shift_along * unit
+        moved = True
+    return _apply(H, new) if moved else None
 
 
 def _snug_share(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout | None = None) -> float:
@@ -2675,7 +2732,9 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             cards = group_cards(sightings, scale, H, opp)
             q = np.array([c.anchor for c in cards])
         fit = _fit_score(H, q, pl)
-        seen = _explained(H, q, pl, layout)     # (share and snugness from one placing of the cards)
+        by_hand = straightened(q, H, pl)
+        # (share and snugness from one placing of the cards, each fan taken onto its place)
+        seen = _explained(H, q if by_hand is None else by_hand, pl, layout)
         share = float(seen[0].mean()) if seen is not None else 0.0
         if share < 0.6:
             return
