@@ -74,6 +74,29 @@ def test_each_fanned_pile_can_get_its_own_step_without_moving_anything_else():
     assert 0.7 < min(per_pile) and max(per_pile) < 1.4
 
 
+def test_cards_laid_by_hand_move_a_little_each_pile_its_own_way_and_nothing_else_changes():
+    truth = rb.make_state("senior-wrangler", 1002, 25)
+    plain = rb.layout_placements(truth, ASPECT, random.Random(1))
+    assert plain == rb.layout_placements(truth, ASPECT, random.Random(1), untidy=0.0)
+    rng = random.Random(1)
+    hand = rb.layout_placements(truth, ASPECT, rng, untidy=1.0, fan_rng=random.Random(5))
+    # the untidiness comes from its own generator: the camera's draws that follow are those of a tidy render
+    rest = random.Random(1)
+    rb.layout_placements(truth, ASPECT, rest)
+    assert rng.random() == rest.random()
+    moved = {}
+    for (area, pile, j), a, b in zip(rb.placement_keys(truth), plain, hand):
+        d = np.hypot(b.x - a.x, b.y - a.y)
+        assert d < 6 * np.hypot(rb.UNTIDY["head"], rb.UNTIDY["card"]) + 0.3 * j * math.radians(6 * rb.UNTIDY["drift"])
+        assert abs(b.angle - a.angle) < 6 * rb.UNTIDY["turn"]
+        moved.setdefault((area, pile), []).append((b.x - a.x, b.y - a.y))
+    # a pile's cards share its offset: their mean moves are far apart from pile to pile, their spread within a pile is small
+    heads = np.array([v[0] for v in moved.values()])
+    assert heads.std(axis=0).min() > 0.03
+    longest = max((v for (area, _), v in moved.items() if area == "column"), key=len)
+    assert len(longest) > 6 and np.abs(np.diff(np.array(longest), axis=0)).max() < 0.2
+
+
 def test_a_larger_photo_frames_the_same_layout_scaled_up():
     # --size 4000x3000 (a phone) against the default 1920x1080: same deal and camera angle, the layout
     # only larger on the larger photo, in proportion to the side that limits the framing
