@@ -3031,7 +3031,8 @@ def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, ove
         return (f"this does not look like {a} layout: {share:.0%} of the {cards} cards seen lie within "
                 f"its areas, but they are not laid out on its places: at best about {snug:.0%} of them lie squarely "
                 f"on a place (in line with its fan, a fan step apart), where dealt cards nearly all do. "
-                f"Check the chosen game, and photograph the whole layout.")
+                f"Check the chosen game, and photograph the whole layout; if the cards were put down loosely, "
+                f"square the columns and piles up a little and try again.")
     if best_fit >= 0.6:
         # the alignment that explains most cards fits them loosely, and the tight ones explain too few
         return (f"could not settle where the {game_name} layout lies in this photo: the cards fit it "

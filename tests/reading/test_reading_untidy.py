@@ -58,22 +58,27 @@ def test_a_column_far_off_its_place_or_a_lone_card_is_left_where_it_lies():
     assert straightened(np.vstack([far, lone]), H, pl) is None
 
 
+def _read_as_dealt_but_not_on_the_grid(gid: str, seed: int, hand: dict, monkeypatch) -> None:
+    """A deal of ``gid`` laid by ``hand`` is read exactly; judged on the layout's grid alone, as the reader
+    before session 50 judged it, the same sightings were refused as no layout of the game."""
+    truth = get_game(gid).new(seed)
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.02, hand=hand)
+    r = read_sightings(sights, gid, image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+    monkeypatch.setattr(reading, "STRAIGHTEN", 0)
+    monkeypatch.setattr(reading, "SQUARED_HAND", 1.0)
+    assert read_sightings(sights, gid, image_size=SIZE).state is None
+
+
 # Columns up to a fifth of a card width (about 12 mm) off their places and 3 degrees aslant. Further along
 # than that a column's first card lies nearer half a fan step off, and which place it holds is a guess.
 @pytest.mark.parametrize("gid, seed", [("senior-wrangler", 2), ("senior-wrangler", 3), ("seven-and-six", 2),
                                        ("seven-and-six", 4)])
 def test_a_layout_laid_by_hand_is_read_as_dealt(gid, seed, monkeypatch):
-    truth = get_game(gid).new(seed)
-    rng = random.Random(seed)
-    H = camera(rng, extent=extent(truth))
-    sights = sightings_for(truth, H, rng, jitter=0.02, hand=_hand(gid, seed, 0.2, 3.0))
-    r = read_sightings(sights, gid, image_size=SIZE)
-    assert r.state is not None, r.message
-    assert visible_equal(truth, r.state) == []
-    # the layout's grid alone does not follow these hands: the reader before refused the photo as no layout of the game
-    monkeypatch.setattr(reading, "STRAIGHTEN", 0)
-    monkeypatch.setattr(reading, "SQUARED_HAND", 1.0)
-    assert read_sightings(sights, gid, image_size=SIZE).state is None
+    _read_as_dealt_but_not_on_the_grid(gid, seed, _hand(gid, seed, 0.2, 3.0), monkeypatch)
 
 
 # Piles of one visible card, a fifth of a card width off their places either way: a fan is judged against
@@ -81,13 +86,16 @@ def test_a_layout_laid_by_hand_is_read_as_dealt(gid, seed, monkeypatch):
 @pytest.mark.parametrize("gid, seed", [("aunty-allis", 1), ("aunty-allis", 2), ("kings", 1), ("kings", 3),
                                        ("interregnum", 3)])
 def test_squared_piles_put_down_by_hand_are_read_as_dealt(gid, seed, monkeypatch):
-    truth = get_game(gid).new(seed)
-    rng = random.Random(seed)
+    _read_as_dealt_but_not_on_the_grid(gid, seed, _hand(gid, seed, 0.2, 0.0, squared=True), monkeypatch)
+
+
+def test_a_layout_laid_too_loosely_is_refused_with_a_word_on_squaring_it_up():
+    # columns and piles up to a third of a card width off and 8 degrees aslant: past what the reader allows a
+    # hand, so not read; the message says what to do about it
+    truth = get_game("senior-wrangler").new(1)
+    rng = random.Random(1)
     H = camera(rng, extent=extent(truth))
-    sights = sightings_for(truth, H, rng, jitter=0.02, hand=_hand(gid, seed, 0.2, 0.0, squared=True))
-    r = read_sightings(sights, gid, image_size=SIZE)
-    assert r.state is not None, r.message
-    assert visible_equal(truth, r.state) == []
-    monkeypatch.setattr(reading, "STRAIGHTEN", 0)
-    monkeypatch.setattr(reading, "SQUARED_HAND", 1.0)
-    assert read_sightings(sights, gid, image_size=SIZE).state is None
+    sights = sightings_for(truth, H, rng, jitter=0.02, hand=_hand("senior-wrangler", 1, 0.35, 8.0, squared=True))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is None
+    assert "not laid out on its places" in r.message and "square the columns and piles up" in r.message
