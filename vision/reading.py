@@ -971,6 +971,12 @@ def _fit_scores(Hs: Sequence[np.ndarray], q: np.ndarray, pl: Sequence[Place], ch
     return out
 
 
+def _step_residual(along: np.ndarray, fl) -> np.ndarray:
+    """How far (card widths, signed) a card ``along`` a fan of step ``fl`` lies past its nearest fan step;
+    before the fan's head, how far past the head (a negative number)."""
+    return np.where(along <= 0, along, along - np.round(along / fl) * fl)
+
+
 def _off_place(tab: np.ndarray, owner: np.ndarray, along: np.ndarray, pl: Sequence[Place]) -> np.ndarray:
     """How far (card widths) each table point lies off the place ``owner`` gives it: across the fan's
     line plus off the nearest fan step, or off the centre of a squared place (any leading shape)."""
@@ -980,7 +986,7 @@ def _off_place(tab: np.ndarray, owner: np.ndarray, along: np.ndarray, pl: Sequen
     fans = arr.flen[own]
     across = np.abs(d[..., 0] * arr.unit[own, 1] - d[..., 1] * arr.unit[own, 0])
     fl = np.maximum(fans, 1e-9)
-    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
+    step_off = np.abs(_step_residual(along, fl))
     return np.where(fans > 0, across + step_off, np.linalg.norm(d, axis=-1))
 
 
@@ -1048,8 +1054,7 @@ def _explained(H: np.ndarray, q: np.ndarray, pl: Sequence[Place], layout: Layout
     owner, along, ok = _locate(tab, pl)
     ok = ok & ~_crowded(owner, along, ok, pl) & _snug(tab, owner, pl)
     off = np.where(ok, _off_place(tab, owner, along, pl), np.inf)
-    if SQUARED_HAND != 1.0:
-        off = np.where(_Arrays.of(pl).flen[np.maximum(owner, 0)] <= 0, off / SQUARED_HAND, off)
+    off = np.where(_Arrays.of(pl).flen[np.maximum(owner, 0)] <= 0, off / SQUARED_HAND, off)
     if layout is not None and not ok.all():
         for a in layout.areas:
             if _growing(a):
@@ -1104,7 +1109,7 @@ def straightened(q: np.ndarray, H: np.ndarray, pl: Sequence[Place]) -> np.ndarra
         normal = np.array([unit[1], -unit[0]])
         across = (tab[m] - arr.heads[p]) @ normal
         al = along[m]
-        res = np.where(al <= 0, al, al - np.round(al / fl) * fl)
+        res = _step_residual(al, fl)
         slope = 0.0
         if len(m) >= 4 and np.ptp(al) > 2 * fl:
             slope = float(np.polyfit(al, across, 1)[0])
@@ -1226,7 +1231,7 @@ def _place_costs(tab: np.ndarray, pl: Sequence[Place]) -> tuple[np.ndarray, np.n
     fanned = flen > 0
     in_fan = fanned[None, :] & (along > -0.45) & (along < MAX_FAN * flen[None, :] + 0.5) & (across < ACROSS)
     fl = np.maximum(flen, 1e-9)[None, :]
-    step_off = np.where(along <= 0, -along, np.abs(along - np.round(along / fl) * fl))
+    step_off = np.abs(_step_residual(along, fl))
     sq_dist = np.hypot(dx, dy / 1.2)
     in_sq = (~fanned[None, :]) & (sq_dist < SQUARED_FIT)
     cost = np.where(in_sq, sq_dist - 10.0, np.where(in_fan, across + step_off, np.inf))
