@@ -250,7 +250,10 @@ def run_fake(args) -> dict:
             rng = random.Random(seed * 7919 + 1)
             truth = make_state(gid, seed, args.moves)
             H = camera(rng, extent=extent(truth), tilt=rng.uniform(0.0, args.tilt), rotation=args.rotation)
-            sights = sightings_for(truth, H, rng, jitter=args.jitter)
+            # the hand's draws come from their own stream, so the camera and the rest stay those of a tidy layout
+            hand = hand_offsets(truth, random.Random(seed * 31 + 7), args.untidy) if args.untidy else None
+            sights = sightings_for(truth, H, rng, jitter=args.jitter, hand=hand, card_shift=UNTIDY["card"] * args.untidy,
+                                   card_turn=UNTIDY["turn"] * args.untidy)
             sights = [s for s in sights if rng.random() >= args.drop]
             labels = [f"{r}{s}" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "shdc"]
             for s in sights:
@@ -274,6 +277,39 @@ def run_fake(args) -> dict:
 UNTIDY = {"head": 0.06, "drift": 2.0, "card": 0.02, "turn": 2.0}
 
 
+def _in_stroke(stroke: tuple[float, float, float], a, i: int) -> tuple[float, float]:
+    """How far place ``i`` of an area spread in one stroke lies off its place: the stroke (dx, dy, turn) moves
+    the area's line and turns it about its first place."""
+    (x0, y0), (x, y) = a.position(0, 0), a.position(i, 0)
+    rx, ry, t = x - x0, y - y0, stroke[2]
+    return stroke[0] + rx * math.cos(t) - ry * math.sin(t) - rx, stroke[1] + rx * math.sin(t) + ry * math.cos(t) - ry
+
+
+def hand_offsets(state: State, rng: random.Random, untidy: float) -> dict:
+    """Each pile put down by hand (see :data:`UNTIDY`), as ``vision.fake_sightings.sightings_for`` takes it:
+    (area, pile) -> (dx, dy, turn in radians); a squared pile is moved but not turned.
+
+    An area of one card a place with no fixed count (the Kings fan) is spread in one stroke, as a fan is: one
+    offset and one turn for its whole line, not one for each card."""
+    layout = get_game(state.game).layout(state.options)
+    out = {}
+    for a in layout.areas:
+        if not a.on_table:
+            continue
+        n = len(state.areas.get(a.name, []))
+        if a.count == 0 and any(a.step):
+            stroke = (rng.gauss(0, UNTIDY["head"] * untidy), rng.gauss(0, UNTIDY["head"] * untidy),
+                      math.radians(rng.gauss(0, UNTIDY["drift"] * untidy)))
+            for i in range(n):
+                out[(a.name, i)] = (*_in_stroke(stroke, a, i), 0.0)
+            continue
+        for i in range(n):
+            dx, dy = rng.gauss(0, UNTIDY["head"] * untidy), rng.gauss(0, UNTIDY["head"] * untidy)
+            turn = math.radians(rng.gauss(0, UNTIDY["drift"] * untidy)) if a.fan != (0.0, 0.0) else 0.0
+            out[(a.name, i)] = (dx, dy, turn)
+    return out
+
+
 def layout_placements(state: State, aspect: float, rng: random.Random, jitter: float = 0.02,
                       fan_spread: float = 0.0, fan_rng: random.Random | None = None, untidy: float = 0.0):
     """Cards of the state as the game's layout places them: Area.position is each card's top-left corner.
@@ -295,13 +331,21 @@ def layout_placements(state: State, aspect: float, rng: random.Random, jitter: f
     for a in layout.areas:
         if not a.on_table:
             continue
+        # an area of one card a place with no fixed count (the Kings fan) is spread in one stroke: its line
+        # is moved and turned as a whole, as a fan's is (see hand_offsets)
+        stroke = None
+        if untidy and a.count == 0 and any(a.step):
+            stroke = (fan_rng.gauss(0, UNTIDY["head"] * untidy), fan_rng.gauss(0, UNTIDY["head"] * untidy),
+                      math.radians(fan_rng.gauss(0, UNTIDY["drift"] * untidy)))
         for i, p in enumerate(state.areas.get(a.name, [])):
             squared = a.fan == (0.0, 0.0)
             loose = math.exp(fan_rng.gauss(0, fan_spread)) if fan_spread and not squared else 1.0
             x0, y0 = a.position(i, 0)
             hx = hy = 0.0
             drift = 0.0
-            if untidy:
+            if stroke is not None:
+                hx, hy = _in_stroke(stroke, a, i)
+            elif untidy:
                 hx, hy = fan_rng.gauss(0, UNTIDY["head"] * untidy), fan_rng.gauss(0, UNTIDY["head"] * untidy)
                 drift = math.radians(fan_rng.gauss(0, UNTIDY["drift"] * untidy)) if not squared else 0.0
             cos, sin = math.cos(drift), math.sin(drift)
@@ -648,9 +692,9 @@ def main(argv=None) -> int:
         if name == "render":
             p.add_argument("--fan-spread", type=float, default=0.0,
                            help="each fanned pile's step varies by this much (log sd; 0.1 is about what real photos show)")
-            p.add_argument("--untidy", type=float, default=0.0,
-                           help="cards put down by hand: piles off their places, fans' lines turned, cards askew "
-                                "(1: the sizes of UNTIDY; 0: on the grid)")
+        p.add_argument("--untidy", type=float, default=0.0,
+                       help="cards put down by hand: piles off their places, fans' lines turned, cards askew "
+                            "(1: the sizes of UNTIDY; 0: on the grid)")
         p.add_argument("--out")
     fake = sub.choices["fake"]
     fake.add_argument("--tilt", type=float, default=0.4, help="far edge up to this share narrower")

@@ -69,7 +69,7 @@ def build(args) -> dict:
                 else:
                     deck_name = deck.name
                     truth, scene, cam, nrng = RB.render_layout(gid, seed, deck, args.moves, rotation=args.rotation,
-                                                               size=size)
+                                                               size=size, untidy=args.untidy, fan_spread=args.fan_spread)
                     image = jpeg(scene.image, nrng, 70, 95)
                 t0 = time.perf_counter()
                 sights, weak = detect(image)
@@ -165,6 +165,9 @@ def main(argv=None) -> int:
     b = sub.choices["build"]
     b.add_argument("--moves", type=int, default=25, help="random legal moves after the deal: 0..this many")
     b.add_argument("--rotation", type=float, default=15.0, help="camera turned up to this many degrees")
+    b.add_argument("--untidy", type=float, default=0.0,
+                   help="cards put down by hand (reading_bench.UNTIDY at 1); use a --dir of its own for each value")
+    b.add_argument("--fan-spread", type=float, default=0.0, help="each fanned pile's step varies (log sd)")
     b.add_argument("--decks", nargs="*", help="deck folders under data/decks (default: the held-out decks)")
     b.add_argument("--size", default="1920x1080", help="the photos' pixels, WIDTHxHEIGHT (a 12 MP phone: 4000x3000); "
                    "keep each size in its own --dir")

@@ -66,12 +66,17 @@ def extent(state: State) -> tuple[float, float]:
 
 def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None, jitter: float = 0.0,
                   index_height: float = INDEX_HEIGHT, index_centre=INDEX_CENTRE, opposite=OPPOSITE,
-                  four_corners: bool = False, hand: dict | None = None) -> list[FakeSighting]:
+                  four_corners: bool = False, hand: dict | None = None, card_shift: float = 0.0,
+                  card_turn: float = 0.0) -> list[FakeSighting]:
     """The corner indices a perfect detector reports; the other arguments describe the deck
     (by default the proportions the reader assumes; a deck of tall cards with small indices differs).
 
     ``hand``: piles put down by hand, off the grid: (area, pile) -> (dx, dy, turn), the pile moved by
     (dx, dy) card widths and its fan's line turned by ``turn`` radians about its first card.
+
+    ``card_shift``: each card put down a little off its place by hand, N(0, card_shift) card widths each way;
+    unlike ``jitter`` (each index's own noise) it moves all of a card's indices together. ``card_turn``: each
+    card turned N(0, card_turn) degrees about its middle.
 
     ``four_corners``: a deck with an index in all four corners. A card covered by the next one of
     a column fanned downwards then shows its top-right index too (only columns: other fans here
@@ -99,14 +104,23 @@ def sightings_for(state: State, H: np.ndarray, rng: random.Random | None = None,
                     c_, s_ = np.cos(turn), np.sin(turn)
                     rel = corner - first
                     corner = first + np.array([c_ * rel[0] - s_ * rel[1], s_ * rel[0] + c_ * rel[1]]) + np.array([dx, dy])
-                centres = [corner + index_centre]
+                if card_shift:
+                    corner = corner + np.array([rng.gauss(0, card_shift), rng.gauss(0, card_shift)])
+                offsets = [index_centre]
                 downwards = a.fan[0] == 0.0 and a.fan[1] > 0.0
                 if four_corners and (top or downwards):
-                    centres.append(corner + index_centre + np.array([opposite[0], 0.0]))
+                    offsets.append(index_centre + np.array([opposite[0], 0.0]))
                 if top:
-                    centres.append(corner + index_centre + opposite)
+                    offsets.append(index_centre + opposite)
                     if four_corners:
-                        centres.append(corner + index_centre + np.array([0.0, opposite[1]]))
+                        offsets.append(index_centre + np.array([0.0, opposite[1]]))
+                if card_turn:
+                    # the card turned about its middle: its indices move each their own way
+                    t = math.radians(rng.gauss(0, card_turn))
+                    mid = np.array([0.5, CARD_ASPECT / 2])
+                    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+                    offsets = [mid + rot @ (o - mid) for o in offsets]
+                centres = [corner + o for o in offsets]
                 for c in centres:
                     c = c + np.array([rng.gauss(0, jitter), rng.gauss(0, jitter)])
                     quad = _apply(H, np.array([c - half, c + half, [c[0] - half[0], c[1] + half[1]], [c[0] + half[0], c[1] - half[1]]]))

@@ -1692,12 +1692,18 @@ def _growing(a: Area) -> bool:
     return a.on_table and a.count == 0 and a.face == "up" and a.kind != "facedown" and any(a.step)
 
 
+GROWING_FIT = 1
+
+
 def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str, int], list[SeenCard]]) -> list[SeenCard]:
     """Put the cards left over by ``assign`` into the areas that grow one place at a time.
 
     Such an area has no fixed places to register the layout by, so it is read only once
-    the layout is placed: a left-over card on its line goes to the place its distance
-    along the line gives (the next free one when two fall on one). The rest stay strays.
+    the layout is placed: the left-over cards on its line are fitted to its places as a fan's cards are
+    (``_fan_fit``: one spacing for them all, a missed index where the spacing leaves room for one), the first
+    counted from where the line starts. The rest stay strays, and so does a box the fit leaves out.
+    Rounded one by one, a line spread a little off its place, or a card put down a little past its
+    own, took the next place, and every card after it moved on.
     """
     rest = list(stray)
     for a in layout.areas:
@@ -1706,12 +1712,21 @@ def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str,
         step = float(np.hypot(*a.step))
         on, along, _ = _on_growing_line(np.array([c.table for c in rest], dtype=float), a)
         on_line = sorted(((float(along[k]), c) for k, c in enumerate(rest) if on[k]), key=lambda t: t[0])
+        if not on_line:
+            continue
+        alongs = np.array([t[0] for t in on_line])
+        slots, _ = _fan_fit(alongs, step, np.array([c.conf for _, c in on_line]))
+        lead = max(0, int(round(alongs[0] / step - LEAD_SLACK)))
+        taken = set()
         last = -1
-        for along, c in on_line:
-            last = max(int(round(along / step)), last + 1)
-            c.along = along
-            piles[(a.name, last)] = [c]
-        taken = {id(c) for _, c in on_line}
+        for (along, c), k in zip(on_line, slots):
+            if not GROWING_FIT:
+                k = last = max(int(round(along / step)), last + 1)
+                lead = 0
+            if k >= 0:
+                c.along = along
+                piles[(a.name, lead + int(k))] = [c]
+                taken.add(id(c))
         rest = [c for c in rest if id(c) not in taken]
     return rest
 

@@ -7,6 +7,7 @@ reader judges an alignment it takes each fan as moved onto its place (``vision.r
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -99,3 +100,52 @@ def test_a_layout_laid_too_loosely_is_refused_with_a_word_on_squaring_it_up():
     r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
     assert r.state is None
     assert "not laid out on its places" in r.message and "square the columns and piles up" in r.message
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_kings_fan_spread_by_hand_is_read_card_by_card(seed, monkeypatch):
+    """The picked-up pile is spread in one stroke: here its line starts a fifth of a card width (over half a
+    place) right of where the layout starts it, and one card lies a further third of a place along. Each card
+    rounded to its nearest place on its own, the fan read one place on from there, its first place empty."""
+    from test_reading import _kings_with_a_fan
+    truth = _kings_with_a_fan(seed, least=5)
+    n = len(truth.areas["fan"])
+    step = get_game("kings").layout({})["fan"].step[0]
+    hand = {("fan", i): (0.2 + (step / 3 if i == 2 else 0.0), 0.03, 0.0) for i in range(n)}
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.01, hand=hand)
+    fan = lambda s: [[c.card.label if c.card else None for c in p] for p in s.areas["fan"]]  # noqa: E731
+    r = read_sightings(sights, "kings", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert fan(r.state) == fan(truth)
+    assert not [d for d in r.doubts if d.area == "fan"]
+    monkeypatch.setattr(reading, "GROWING_FIT", 0)
+    before = read_sightings(sights, "kings", image_size=SIZE)
+    assert before.state is not None and fan(before.state) != fan(truth)
+
+
+def test_a_card_put_down_by_hand_moves_and_turns_all_its_indices_together():
+    """``sightings_for``'s ``card_shift`` and ``card_turn`` (the fake reading benchmark's hand-laid cards) move a
+    card, not each index: its two indices stay a card's diagonal apart, turned with it."""
+    truth = get_game("interregnum").new(1)
+    H = np.diag([100.0, 100.0, 1.0])
+    tidy = sightings_for(truth, H)
+    moved = sightings_for(truth, H, random.Random(3), card_shift=0.05, card_turn=4.0)
+    assert [s.label for s in tidy] == [s.label for s in moved]
+
+    def pairs(ss):
+        out = defaultdict(list)
+        for s in ss:
+            out[s.label].append(np.array([(s.box[0] + s.box[2]) / 200, (s.box[1] + s.box[3]) / 200]))
+        return {k: v for k, v in out.items() if len(v) == 2}
+
+    a, b = pairs(tidy), pairs(moved)
+    assert len(a) >= 8
+    shifts, turns = [], []
+    for label, (p, q) in a.items():
+        r, s = b[label]
+        assert np.linalg.norm((s - r)) == pytest.approx(np.linalg.norm(q - p), abs=1e-6)   # one card, not two
+        shifts.append(np.linalg.norm((r + s) / 2 - (p + q) / 2))
+        turns.append(abs(np.degrees(np.arctan2(*(s - r)) - np.arctan2(*(q - p)))))
+    assert max(shifts) > 0.01 and max(turns) > 0.5
