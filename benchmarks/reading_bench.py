@@ -277,6 +277,15 @@ def run_fake(args) -> dict:
 UNTIDY = {"head": 0.06, "drift": 2.0, "card": 0.02, "turn": 2.0}
 
 
+def _stroke(rng: random.Random, untidy: float, a) -> tuple[float, float, float] | None:
+    """For an area of one card a place with no fixed count (the Kings fan), spread in one stroke as a fan is:
+    the offset and turn of its whole line (dx, dy, radians); None for any other area."""
+    if not (untidy and a.count == 0 and any(a.step)):
+        return None
+    return (rng.gauss(0, UNTIDY["head"] * untidy), rng.gauss(0, UNTIDY["head"] * untidy),
+            math.radians(rng.gauss(0, UNTIDY["drift"] * untidy)))
+
+
 def _in_stroke(stroke: tuple[float, float, float], a, i: int) -> tuple[float, float]:
     """How far place ``i`` of an area spread in one stroke lies off its place: the stroke (dx, dy, turn) moves
     the area's line and turns it about its first place."""
@@ -297,9 +306,8 @@ def hand_offsets(state: State, rng: random.Random, untidy: float) -> dict:
         if not a.on_table:
             continue
         n = len(state.areas.get(a.name, []))
-        if a.count == 0 and any(a.step):
-            stroke = (rng.gauss(0, UNTIDY["head"] * untidy), rng.gauss(0, UNTIDY["head"] * untidy),
-                      math.radians(rng.gauss(0, UNTIDY["drift"] * untidy)))
+        stroke = _stroke(rng, untidy, a)
+        if stroke is not None:
             for i in range(n):
                 out[(a.name, i)] = (*_in_stroke(stroke, a, i), 0.0)
             continue
@@ -331,12 +339,7 @@ def layout_placements(state: State, aspect: float, rng: random.Random, jitter: f
     for a in layout.areas:
         if not a.on_table:
             continue
-        # an area of one card a place with no fixed count (the Kings fan) is spread in one stroke: its line
-        # is moved and turned as a whole, as a fan's is (see hand_offsets)
-        stroke = None
-        if untidy and a.count == 0 and any(a.step):
-            stroke = (fan_rng.gauss(0, UNTIDY["head"] * untidy), fan_rng.gauss(0, UNTIDY["head"] * untidy),
-                      math.radians(fan_rng.gauss(0, UNTIDY["drift"] * untidy)))
+        stroke = _stroke(fan_rng, untidy, a)
         for i, p in enumerate(state.areas.get(a.name, [])):
             squared = a.fan == (0.0, 0.0)
             loose = math.exp(fan_rng.gauss(0, fan_spread)) if fan_spread and not squared else 1.0

@@ -1718,17 +1718,20 @@ def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str,
         if not on_line:
             continue
         alongs = np.array([t[0] for t in on_line])
-        slots, _ = _fan_fit(alongs, step, np.array([c.conf for _, c in on_line]))
-        lead = max(0, int(round(alongs[0] / step - LEAD_SLACK)))
+        if GROWING_FIT:
+            slots, _ = _fan_fit(alongs, step, np.array([c.conf for _, c in on_line]))
+            at = slots + max(0, int(round(alongs[0] / step - LEAD_SLACK)))
+            at[slots < 0] = -1
+        else:       # (for comparisons) each card to its nearest place, the next free one when two fall on one
+            at, last = [], -1
+            for x in alongs:
+                last = max(int(round(x / step)), last + 1)
+                at.append(last)
         taken = set()
-        last = -1
-        for (along, c), k in zip(on_line, slots):
-            if not GROWING_FIT:       # (for comparisons)
-                k = last = max(int(round(along / step)), last + 1)
-                lead = 0
+        for (along, c), k in zip(on_line, at):
             if k >= 0:
                 c.along = along
-                piles[(a.name, lead + int(k))] = [c]
+                piles[(a.name, int(k))] = [c]
                 taken.add(id(c))
         rest = [c for c in rest if id(c) not in taken]
     return rest
