@@ -39,9 +39,9 @@ import re
 import statistics
 from collections import Counter, defaultdict
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -1952,7 +1952,8 @@ def merge_repeats(seen: list[SeenCard], flen: float) -> list[SeenCard]:
         if gap is not None and _read_alike(c, last) and (
                 gap < REPEAT_SURE * flen or (gap < REPEAT * flen and min(c.conf, last.conf) < REPEAT_CONF)):
             keep, other = (last, c) if last.conf >= c.conf else (c, last)
-            keep.boxes = last.boxes + c.boxes
+            # (a new card: the pile's own may be composed again, ``_fan_ends_by_rules``)
+            keep = replace(keep, boxes=last.boxes + c.boxes, readings=dict(keep.readings))
             _keep_likeliest(keep.readings, other.readings.items())
             out[-1] = keep
             continue
@@ -2740,6 +2741,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     look_alike = {id(H) for _, H in shifted}
     filled = {(p.area.name, p.pile) for p in pl if p.filled}
     passed: list[np.ndarray] = []     # alignments judged but not read: they could not win (see judge)
+    kept: dict[int, Callable[[], Reading]] = {}     # id of each reading judged -> the reading to keep if it wins
 
     def judged_heads() -> list[np.ndarray]:
         """Where every alignment judged so far, read or passed over, puts the pile heads in the photo."""
@@ -2780,7 +2782,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             # ``AMBIGUITY``), so it is not read. Where it lies still counts as tried (``passed``).
             passed.append(H)
             return
-        r = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak, image)
+        r, to_keep = _read_aligned(game, options, layout, cards, H, previous, image_size, sightings, opp, weak, image)
+        kept[id(r)] = to_keep
         # what the rules found impossible, before or after the repair, counts against an alignment
         problems = sum(1 for d in r.doubts if d.kind in RULE_KINDS)
         unread = sum(1 for d in r.doubts if d.kind == "unreadable")
@@ -2854,14 +2857,15 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
             outside=outside, loose=loose))
     tried.sort(key=lambda t: -t[0])
-    _, base, reading, _ = tried[0]
+    _, base, judged_by, _ = tried[0]
+    reading = kept[id(judged_by)]()
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
     if objections:
         # (for the reading kept only: a validation a card, it costs too much for every alignment)
         _point_at_objections(game, reading.state, reading.confidences, reading.doubts, objections)
     # Rivals are judged on the fit alone: supposing fewer missed indices decides which state to keep,
     # not that the other is wrong (without this, a tie-break made the doubt vanish from wrong photos).
-    rivals = [r for _, b, r, _ in tried[1:] if b > base - AMBIGUITY and _visible(r.state) != _visible(reading.state)]
+    rivals = [r for _, b, r, _ in tried[1:] if b > base - AMBIGUITY and _visible(r.state) != _visible(judged_by.state)]
     if rivals:
         reading.doubts.insert(0, Doubt(f"the cards fit the {game.name} layout in {len(rivals) + 1} positions equally well; "
                                        "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
@@ -3446,9 +3450,93 @@ def sixes_and_nines(image: np.ndarray, piles: dict[tuple[str, int], list[SeenCar
     return changed
 
 
+# Whether the rules may settle where a fan's last card lies, when it lies as near the head of an empty place
+# (1). Where fans run into the next row's places (Pendulum's packets reach the row below after three
+# cards), a card laid a little high at the head of a row is as near the end of the packet above, and
+# was read there: the packet one card too long, its own place empty. If the game objects to the card at
+# the packet's end and not at the head of the empty place, it is read at the head, with a doubt. Held-out
+# Pendulum renders through the detector, wrong cards: hand-laid at U = 1 (seeds 1000-1035) 512 -> 441, at
+# U = 1.5 (1000-1011) 471 -> 438, tidy (1000-1049) 203 -> 204; the other eight games read as before.
+FAN_END_RULES = 1
+FAN_END_MOVES = 4      # cards so moved in one reading, at most
+
+
+def _fan_end_moves(layout: Layout, pl: Sequence[Place], piles: dict) -> list[tuple[tuple[str, int], tuple[str, int], float]]:
+    """Each fan's last card seen that also lies at the head of a place with no card seen: (its fan,
+    that place, how far along that place's fan it lies)."""
+    out = []
+    for key, seen in piles.items():
+        if layout[key[0]].fan == (0.0, 0.0) or len(seen) < 2 or seen[-1].table is None:
+            continue
+        cost, along = _place_costs(np.array([seen[-1].table]), pl)
+        for k, p in enumerate(pl):
+            there = (p.area.name, p.pile)
+            flen = math.hypot(*p.area.fan)
+            if there != key and not piles.get(there) and np.isfinite(cost[0, k]) and along[0, k] < 0.5 * flen:
+                out.append((key, there, float(along[0, k])))
+    return out
+
+
+def _fan_ends_by_rules(game: Game, layout: Layout, pl: Sequence[Place], piles: dict, composed, now: tuple) -> tuple:
+    """``compose``'s outputs (``now``: state, conf, doubts and the dicts it fills) with fans' last cards
+    moved to the head of the empty place they also lie at, where each move leaves the game fewer
+    objections (see ``FAN_END_RULES``). ``composed(piles)`` composes a placing again.
+
+    The moves worth trying are found on the state as read, each card lifted from its fan's end (with the
+    unreadable places before it) and put at the place's head, which costs a validation; composing every
+    candidate again took as long as reading the photo. Each move so found is then composed with those
+    kept before it, and kept if the game objects less."""
+    state = now[0]
+    objections = len(game.validate(state))
+    worth: list[tuple[int, tuple]] = []
+    for move in _fan_end_moves(layout, pl, piles):
+        trial = _lifted(state, *move[:2], piles[move[0]][-1].label)
+        n = len(game.validate(trial)) if trial is not None else objections
+        if n < objections:
+            worth.append((n, move))
+    worth.sort(key=lambda t: t[0])
+    placed, chosen = dict(piles), []
+    for _, (src, dst, along) in worth[:FAN_END_MOVES]:
+        if placed[src] != piles[src] or placed.get(dst):
+            continue                      # a fan or a place another move took already
+        trial = dict(placed)
+        trial[src], trial[dst] = placed[src][:-1], [replace(piles[src][-1], along=along)]
+        out = composed(trial)
+        n = len(game.validate(out[0]))
+        if n < objections:
+            objections, placed, now = n, trial, out
+            chosen.append((src, dst))
+    for (a, i), (b, j) in chosen:
+        card = Card.parse(piles[(a, i)][-1].label).pretty
+        now[2].append(Doubt(f"{b.replace('-', ' ')} {j + 1}, card 1: the {card} lies both here and at the end of "
+                            f"{a.replace('-', ' ')} {i + 1}; read here, since the rules do not let it lie there",
+                            b, j, 0, "conflict"))
+        now[2].append(Doubt(f"{a.replace('-', ' ')} {i + 1}: its last card may be the {card}, read as "
+                            f"{b.replace('-', ' ')} {j + 1}'s first: check its length", a, i, None, "count"))
+    return now
+
+
+def _lifted(state: State, src: tuple[str, int], dst: tuple[str, int], label: str) -> State | None:
+    """The state with the card ``label`` at the end of the pile ``src`` (and the unreadable places
+    before it) put alone at ``dst``; None unless it lies at that end."""
+    pile = state.areas[src[0]][src[1]]
+    if not pile or pile[-1].card is None or pile[-1].card.label != label or state.areas[dst[0]][dst[1]]:
+        return None
+    k = len(pile) - 1
+    while k > 0 and pile[k - 1].card is None and pile[k - 1].face_up:
+        k -= 1
+    out = state.copy()
+    out.areas[src[0]][src[1]] = pile[:k]
+    out.areas[dst[0]][dst[1]] = [pile[-1]]
+    return out
+
+
 def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCard], H: np.ndarray,
                   previous: State | None, image_size: tuple[int, int] | None, sightings: list,
-                  opp: np.ndarray = OPPOSITE, weak: Sequence[Any] = (), image: np.ndarray | None = None) -> Reading:
+                  opp: np.ndarray = OPPOSITE, weak: Sequence[Any] = (), image: np.ndarray | None = None
+                  ) -> tuple[Reading, Callable[[], Reading]]:
+    """The reading of one alignment as the cards lie, to judge the alignment by, and how to make the
+    reading to keep if it wins: with the fans' ends the rules placed (``FAN_END_RULES``)."""
     piles, stray = assign(cards, layout, H, opp)
     stray = assign_growing(stray, layout, piles)
     balanced = balance_suits([c for p in piles.values() for c in p])
@@ -3457,26 +3545,49 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
         sixes_and_nines(image, piles, H)
     settled = settle_copies([c for p in piles.values() for c in p], Counter(c.label for c in game.deck()))
     in_view = _places_in_view(layout, H, image_size)
-    readings: dict = {}
-    rivals: dict = {}
-    gaps: dict = {}
-    one_more: dict = {}
-    fans: dict = {}
     edges = fan_edges(image, layout, H, piles) if image is not None and EDGE_WEIGHT else {}
-    state, conf, doubts = compose(game, options, piles, previous, in_view, fill_gaps(weak, layout, H, opp), readings,
-                                  rivals, gaps, one_more, fans, edges)
-    for c in stray:
-        doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
+    by_gap = fill_gaps(weak, layout, H, opp)
     template = previous if previous is not None else _template(game, options)
     filled = {(a, i) for a, ps in template.areas.items() for i, p in enumerate(ps) if p}     # (before the repair uses it)
-    repair(game, state, conf, doubts, template, readings, rivals, fans)
+
+    def composed(placed: dict) -> tuple:
+        out = ({}, {}, {}, {}, {})     # readings, rivals, gaps, one_more, fans
+        state, conf, doubts = compose(game, options, placed, previous, in_view, by_gap, *out, edges)
+        repair(game, state, conf, doubts, template, out[0], out[1], out[4])
+        return (state, conf, doubts, *out)
+
+    def finished(c: tuple) -> Reading:
+        return _finish_reading(game, layout, H, previous, image_size, sightings, stray, in_view, filled,
+                               settled + by_pips + balanced, c)
+
+    as_seen = composed(piles)
+    judged = finished(as_seen)
+
+    def to_keep() -> Reading:
+        # (each alignment is judged as the cards lie: moves the rules make would let a wrong one look as
+        # good; and they take as long as a reading, so only the one kept makes them)
+        if not FAN_END_RULES or not any(d.kind in RULE_KINDS for d in judged.doubts):
+            return judged
+        moved = _fan_ends_by_rules(game, layout, places(layout, previous), piles, composed, as_seen)
+        return judged if moved is as_seen else finished(moved)
+    return judged, to_keep
+
+
+def _finish_reading(game: Game, layout: Layout, H: np.ndarray, previous: State | None,
+                    image_size: tuple[int, int] | None, sightings: list, stray: list[SeenCard], in_view: set,
+                    filled: set, relabelled: list[SeenCard], composed: tuple) -> Reading:
+    """The reading of one alignment from ``compose``'s outputs, repaired (``composed``): the doubts
+    that look past the piles, and what changed since the last photo."""
+    state, conf, doubts, readings, rivals, gaps, one_more, fans = composed
+    for c in stray:
+        doubts.append(Doubt(f"a {Card.parse(c.label).pretty} was seen outside the {game.name} layout and left out", kind="stray"))
     if COVERED_EMPTY:
         doubts.extend(covered_empties(layout, state, in_view))
     if image_size is not None:
         _runs_off_photo(layout, state, H, image_size, doubts, in_view & filled)
     # the suits as the classifier first read them: a copy too many, read as another suit, says the same of the deck
     # (each remembers its first reading in first_read; a suit the pips changed says the same of the deck)
-    relabelled = list({id(c): c for c in settled + by_pips + balanced}.values()) if SUIT_FIRST else []
+    relabelled = list({id(c): c for c in relabelled}.values()) if SUIT_FIRST else []
     first = Counter(Card.parse(c.index_read or c.first_read).suit for c in relabelled)
     now = Counter(Card.parse(c.label).suit for c in relabelled)
     doubts.extend(suit_doubts(state, Counter(c.suit for c in game.deck()), first - now, now - first))

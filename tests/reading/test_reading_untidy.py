@@ -125,6 +125,37 @@ def test_the_kings_fan_spread_by_hand_is_read_card_by_card(seed, monkeypatch):
     assert before.state is not None and fan(before.state) != fan(truth)
 
 
+@pytest.mark.parametrize("seed, place", [(2, 0), (3, 1), (4, 2)])
+def test_a_pendulum_row_card_laid_high_is_read_at_its_place_when_the_packet_above_cannot_hold_it(seed, place):
+    """A Pendulum packet fans down towards the row below, and reaches it after three cards. The second row's
+    card here lies 0.15 card widths high: as near the packet above's next steps as its own place. Read at
+    the packet's end, the packet breaks the building order and the card's own place is read empty; the
+    rules put it back, and a doubt says where else it could lie."""
+    game = get_game("pendulum")
+    truth, rng = game.new(seed), random.Random(seed)
+    for _ in range(12):
+        legal = game.legal_moves(truth)
+        if not legal:
+            break
+        game.apply(truth, rng.choice(legal))
+    assert len(truth.areas["second"][place]) == 1 and truth.areas["top"][place]
+    rng = random.Random(seed)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.02, hand={("second", place): (0.0, -0.15, 0.0)})
+    r = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+    assert game.validate(r.state) == []
+    said = [d for d in r.doubts if d.kind == "conflict" and (d.area, d.pile, d.index) == ("second", place, 0)]
+    assert len(said) == 1 and f"the end of top {place + 1}" in said[0].message
+    monkeypatch = pytest.MonkeyPatch()
+    with monkeypatch.context() as m:
+        m.setattr(reading, "FAN_END_RULES", 0)
+        before = read_sightings(sights, "pendulum", image_size=SIZE)
+    assert before.state is not None and not before.state.areas["second"][place]
+    assert before.state.areas["top"][place][-1].card == truth.areas["second"][place][0].card
+
+
 def test_a_card_put_down_by_hand_moves_and_turns_all_its_indices_together():
     """``sightings_for``'s ``card_shift`` and ``card_turn`` (the fake reading benchmark's hand-laid cards) move a
     card, not each index: its two indices stay a card's diagonal apart, turned with it."""
