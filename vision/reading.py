@@ -3483,9 +3483,9 @@ def _fan_ends_by_rules(game: Game, layout: Layout, pl: Sequence[Place], piles: d
     objections (see ``FAN_END_RULES``). ``composed(piles)`` composes a placing again.
 
     The moves worth trying are found on the state as read, each card lifted from its fan's end (with the
-    unreadable places before it) and put at the place's head, which costs a validation; composing every
-    candidate again took as long as reading the photo. Each move so found is then composed with those
-    kept before it, and kept if the game objects less."""
+    unreadable places before it) and put at the place's head, which costs a validation (composing every
+    candidate again, each 30-40 ms, cost 0.16 s a Pendulum photo). Each move so found is then composed with
+    those kept before it, and kept if the game objects less."""
     state = now[0]
     objections = len(game.validate(state))
     worth: list[tuple[int, tuple]] = []

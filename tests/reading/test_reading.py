@@ -40,6 +40,18 @@ def visible_equal(truth: State, read: State) -> list[str]:
     return diffs
 
 
+def pendulum_in_play(seed: int, moves: int = 12) -> State:
+    """A Pendulum deal after up to ``moves`` random legal moves (its packets built)."""
+    game = get_game("pendulum")
+    truth, rng = game.new(seed), random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves(truth)
+        if not legal:
+            break
+        game.apply(truth, rng.choice(legal))
+    return truth
+
+
 def photo(state: State, seed: int, **cam):
     rng = random.Random(seed)
     H = camera(rng, extent=extent(state), **cam)
@@ -85,12 +97,7 @@ def test_a_layout_in_mid_game_is_read_back(gid):
 def test_a_pendulum_layout_in_play_is_read_back_with_its_building_order(seed):
     from advisor.games.pendulum import building_order
     game = get_game("pendulum")
-    truth, rng = game.new(seed), random.Random(seed)
-    for _ in range(12):
-        legal = game.legal_moves(truth)
-        if not legal:
-            break
-        game.apply(truth, rng.choice(legal))
+    truth = pendulum_in_play(seed)
     assert truth.info["phase"] == "play"
     sights, _ = photo(truth, seed)
     r = read_sightings(sights, "pendulum", image_size=SIZE)

@@ -17,7 +17,7 @@ from vision import reading
 from vision.fake_sightings import camera, extent, sightings_for
 from vision.reading import Place, places, read_sightings, straightened
 
-from test_reading import SIZE, visible_equal
+from test_reading import SIZE, pendulum_in_play, visible_equal
 
 
 def _hand(gid: str, seed: int, shift: float, turn_deg: float, squared: bool = False) -> dict:
@@ -126,18 +126,13 @@ def test_the_kings_fan_spread_by_hand_is_read_card_by_card(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("seed, place", [(2, 0), (3, 1), (4, 2)])
-def test_a_pendulum_row_card_laid_high_is_read_at_its_place_when_the_packet_above_cannot_hold_it(seed, place):
+def test_a_pendulum_row_card_laid_high_is_read_at_its_place_when_the_packet_above_cannot_hold_it(seed, place, monkeypatch):
     """A Pendulum packet fans down towards the row below, and reaches it after three cards. The second row's
     card here lies 0.15 card widths high: as near the packet above's next steps as its own place. Read at
     the packet's end, the packet breaks the building order and the card's own place is read empty; the
     rules put it back, and a doubt says where else it could lie."""
     game = get_game("pendulum")
-    truth, rng = game.new(seed), random.Random(seed)
-    for _ in range(12):
-        legal = game.legal_moves(truth)
-        if not legal:
-            break
-        game.apply(truth, rng.choice(legal))
+    truth = pendulum_in_play(seed)
     assert len(truth.areas["second"][place]) == 1 and truth.areas["top"][place]
     rng = random.Random(seed)
     H = camera(rng, extent=extent(truth))
@@ -148,10 +143,8 @@ def test_a_pendulum_row_card_laid_high_is_read_at_its_place_when_the_packet_abov
     assert game.validate(r.state) == []
     said = [d for d in r.doubts if d.kind == "conflict" and (d.area, d.pile, d.index) == ("second", place, 0)]
     assert len(said) == 1 and f"the end of top {place + 1}" in said[0].message
-    monkeypatch = pytest.MonkeyPatch()
-    with monkeypatch.context() as m:
-        m.setattr(reading, "FAN_END_RULES", 0)
-        before = read_sightings(sights, "pendulum", image_size=SIZE)
+    monkeypatch.setattr(reading, "FAN_END_RULES", 0)
+    before = read_sightings(sights, "pendulum", image_size=SIZE)
     assert before.state is not None and not before.state.areas["second"][place]
     assert before.state.areas["top"][place][-1].card == truth.areas["second"][place][0].card
 
