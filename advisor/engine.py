@@ -548,6 +548,13 @@ class Game(ABC):
         a place fixed by the first card laid, which a photo does not show."""
         return []
 
+    def photo_objections(self, state: State) -> list[str]:
+        """``validate``'s objections to a state read from a photo, and those to the cards read around
+        places whose index was not read, where no card could lie there. By default the same as
+        ``validate``; Pendulum's packets step one interval a card, so a packet read ``7♣ ? 8♥`` is
+        impossible whatever the unread card is."""
+        return self.validate(state)
+
     def information_state(self, state: State, history: Sequence[tuple[State, Move]] = ()) -> State:
         """What a player who remembers everything seen so far knows (OpenSpiel's information state).
 

@@ -32,7 +32,7 @@ import random
 from typing import Any
 
 from ..cards import RANK_LABEL, SUIT_SYMBOL, Card, interval_sequence, rank_add
-from ..engine import Area, Game, Layout, Loc, Move, Option, State, up
+from ..engine import Area, Game, Layout, Loc, Move, Option, State, count_word, up
 
 ROWS = ("top", "second", "third", "fourth", "fifth", "sixth")
 WIDTH = 8
@@ -387,6 +387,21 @@ class Pendulum(Game):
         info.update({"phase": "play", "direction": direction, "interval": interval,
                      "next_swing": info.get("next_swing", "right"), "idle_swings": 0})
         return info
+
+    def photo_objections(self, state: State) -> list[str]:
+        problems = self.validate(state)
+        if problems and self.misshapen(state) or state.info.get("phase") != "play" or "direction" not in state.info:
+            return problems
+        step = self.step(state)
+        for name in ROWS:
+            for i, pile in enumerate(state.areas[name]):
+                known = [(j, s.card) for j, s in enumerate(pile) if s.card is not None]
+                for (j, lower), (k, upper) in zip(known, known[1:]):
+                    if k > j + 1 and not self._fits_pack(state, upper, lower, step * (k - j)):
+                        problems.append(f"{name} {i + 1}: the {upper.pretty} cannot lie {count_word(k - j)} cards on from the "
+                                        f"{lower.pretty} when packing the reverse of {self.order_words(state)}")
+                        break
+        return problems
 
     def photo_guesses(self, state: State) -> list[str]:
         if state.info.get("phase") != "play" or "direction" not in state.info:

@@ -479,6 +479,23 @@ def test_with_no_packet_the_count_shows_the_order():
                                         "best; check it")
 
 
+@pytest.mark.parametrize("packet, objected", [
+    (["Qh", "?", "4h"], False),          # up by fours: the 8♥ would lie between
+    (["Qh", "?", "?", "Kh"], False),     # Q 8 4 K: three steps back, wrapping past the ace
+    (["Qh", "?", "8h"], True),           # one step back from the Q♥, not two
+    (["Qh", "?", "4c"], True),           # two steps back, but another suit
+])
+def test_a_packet_read_with_a_card_missed_must_bridge_the_cards_read_either_side(packet, objected):
+    # a photo may miss an index in a packet: the cards read either side still show whether any card
+    # could lie there. validate judges neighbours only (an unknown card may be anything); the reader's
+    # stricter objections see the gap
+    s = grid({"top": [packet, None, None, None, None, None, None, None]}, info=playing("up", 4), check=False)
+    assert not [p for p in G.validate(s) if p.startswith("top 1")]
+    problems = [p for p in G.photo_objections(s) if p.startswith("top 1")]
+    assert problems == (["top 1: the " + Card.parse(packet[-1]).pretty + " cannot lie two cards on from the Q♥ "
+                         "when packing the reverse of up by fours"] if objected else [])
+
+
 def test_a_card_read_twice_hides_none_of_the_packing_objections():
     # a reader weighing two readings of a photo counts the rules' objections: a misread copy
     # must not hide the packets that break the building order
