@@ -390,7 +390,9 @@ class Pendulum(Game):
 
     def photo_objections(self, state: State) -> list[str]:
         problems = self.validate(state)
-        if problems and self.misshapen(state) or state.info.get("phase") != "play" or "direction" not in state.info:
+        info = state.info
+        if (problems and self.misshapen(state) or info.get("phase") != "play" or info.get("direction") not in DIRECTIONS
+                or type(info.get("interval")) is not int):
             return problems
         step = self.step(state)
         for name in ROWS:

@@ -496,6 +496,12 @@ def test_a_packet_read_with_a_card_missed_must_bridge_the_cards_read_either_side
                          "when packing the reverse of up by fours"] if objected else [])
 
 
+def test_a_malformed_order_draws_the_same_objection_from_photo_objections_as_from_validate():
+    s = grid({"top": [["Qh", "?", "8h"], None, None, None, None, None, None, None]},
+             info={"phase": "play", "direction": "up"}, check=False)
+    assert G.photo_objections(s) == G.validate(s) and any("interval" in p for p in G.validate(s))
+
+
 def test_a_card_read_twice_hides_none_of_the_packing_objections():
     # a reader weighing two readings of a photo counts the rules' objections: a misread copy
     # must not hide the packets that break the building order
