@@ -3470,25 +3470,25 @@ def _fan_end_moves(layout: Layout, pl: Sequence[Place], piles: dict) -> list[tup
         if layout[key[0]].fan == (0.0, 0.0) or len(seen) < 2 or seen[-1].table is None:
             continue
         cost, along = _place_costs(np.array([seen[-1].table]), pl)
-        for k, p in enumerate(pl):
-            there = (p.area.name, p.pile)
-            flen = math.hypot(*p.area.fan)
-            if there != key and not piles.get(there) and np.isfinite(cost[0, k]) and along[0, k] < 0.5 * flen:
+        for k in np.flatnonzero(np.isfinite(cost[0]) & (along[0] < 0.5 * _Arrays.of(pl).flen)):
+            there = (pl[k].area.name, pl[k].pile)
+            if there != key and not piles.get(there):
                 out.append((key, there, float(along[0, k])))
     return out
 
 
-def _fan_ends_by_rules(game: Game, layout: Layout, pl: Sequence[Place], piles: dict, composed, now: tuple) -> tuple:
+def _fan_ends_by_rules(game: Game, layout: Layout, pl: Sequence[Place], piles: dict, composed, now: tuple,
+                       objections: int) -> tuple:
     """``compose``'s outputs (``now``: state, conf, doubts and the dicts it fills) with fans' last cards
     moved to the head of the empty place they also lie at, where each move leaves the game fewer
-    objections (see ``FAN_END_RULES``). ``composed(piles)`` composes a placing again.
+    objections than the ``objections`` it has (see ``FAN_END_RULES``). ``composed(piles)`` composes a
+    placing again.
 
     The moves worth trying are found on the state as read, each card lifted from its fan's end (with the
     unreadable places before it) and put at the place's head, which costs a validation (composing every
     candidate again, each 30-40 ms, cost 0.16 s a Pendulum photo). Each move so found is then composed with
     those kept before it, and kept if the game objects less."""
     state = now[0]
-    objections = len(game.photo_objections(state))
     worth: list[tuple[int, tuple]] = []
     for move in _fan_end_moves(layout, pl, piles):
         trial = _lifted(state, *move[:2], piles[move[0]][-1].label)
@@ -3567,9 +3567,10 @@ def _read_aligned(game: Game, options: dict, layout: Layout, cards: list[SeenCar
     def to_keep() -> Reading:
         # (each alignment is judged as the cards lie: moves the rules make would let a wrong one look as
         # good; and they take as long as a reading, so only the one kept makes them)
-        if not FAN_END_RULES or not game.photo_objections(judged.state):
+        objections = len(game.photo_objections(judged.state)) if FAN_END_RULES else 0
+        if not objections:
             return judged
-        moved = _fan_ends_by_rules(game, layout, places(layout, previous), piles, composed, as_seen)
+        moved = _fan_ends_by_rules(game, layout, places(layout, previous), piles, composed, as_seen, objections)
         return judged if moved is as_seen else finished(moved)
     return judged, to_keep
 
