@@ -2742,6 +2742,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     filled = {(p.area.name, p.pile) for p in pl if p.filled}
     passed: list[np.ndarray] = []     # alignments judged but not read: they could not win (see judge)
     kept: dict[int, Callable[[], Reading]] = {}     # id of each reading judged -> the reading to keep if it wins
+    guessed: dict[int, int] = {}     # id of each reading judged -> its pile lengths guessed and cards lost (COUNT_COST)
 
     def judged_heads() -> list[np.ndarray]:
         """Where every alignment judged so far, read or passed over, puts the pile heads in the photo."""
@@ -2792,6 +2793,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if EMPTY_IN_VIEW_COST and image_size is not None and r.state is not None and filled:
             base -= EMPTY_IN_VIEW_COST * len(_empty_in_view(layout, H, image_size, r.state, filled)) / len(pl)
         scored = (base - UNREAD_COST * unread / max(1, len(cards)), base, r, H)
+        lost = max(0, deck - _placed(r.state.areas)) if r.state is not None else 0
+        guessed[id(r)] = sum(1 for d in r.doubts if d.kind == "count" and d.area is not None) + min(lost, LOST_COUNTED)
         if strays > max(STRAYS_ALLOWED, STRAY_SHARE * len(cards)):
             # not kept, but its look-alikes are still read (below): a whole column read off the layout is one of them
             strayed.append(scored)
@@ -2856,7 +2859,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         return Reading(None, sightings=sightings, message=refusal(
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
             outside=outside, loose=loose))
-    tried.sort(key=lambda t: -t[0])
+    tried.sort(key=lambda t: -(t[0] - COUNT_COST * guessed[id(t[2])]))
     _, base, judged_by, _ = tried[0]
     reading = kept[id(judged_by)]()
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
@@ -3123,6 +3126,31 @@ STRAY_LOOK = 1
 # right alignment supposes more covered indices), Uncle Remus 85.9 -> 87.5%; 0.2 and 0.5 did no better. Through
 # the detector (benchmark, 20 a game) cards right rose Seven and Six 56.5 -> 62.5%, Uncle Remus 62.3 -> 66.2%.
 UNREAD_COST = 0.4
+# Score an alignment loses, when the readings are ranked, per doubt its reading raises about a pile's length (a
+# "count" doubt: the pile's missed indices counted from its spacing, or unreadable places left out), and per card
+# it loses from a game whose every card lies on the table. An alignment a fan step along the columns fits the
+# cards almost as well as the right one, but puts missed places at fan heads and spacing the photo does not
+# show, so it guesses more lengths; where the right one guesses a length because a column's first index was
+# missed, the alignment a step along loses that card instead, which counts the same.
+# Only the final ranking counts it: which readings' look-alikes and stretched copies are read still follows the
+# score without it (counted there, it changed which copies were read, and one Pendulum photo never had its
+# right alignment read: 15 -> 66 wrong cards).
+# Cards lost count up to LOST_COUNTED: a photo that loses more has trouble no alignment mends (cards cut off or
+# undetected), and there, uncapped, they made the reading that supposes most missed indices win (a Senior
+# Wrangler photo losing 33 cards: 84 -> 97 wrong).
+# Held-out renders through the detector, wrong cards. 0.025 was chosen in a replay of the readings judged on
+# five sets of photos (below): 0.02 and 0.03 did a little worse, capping the guessed lengths (4-15) did worse,
+# and cards lost made no difference on them (one Captain Spaulding photo 17 better, one 17 worse) but keep the
+# columns whose first index was missed in place (a test). Counting cards read beyond the deck too did worse
+# (Pendulum). Before -> after, with lost cards uncapped:
+# - the caches it was chosen on: tidy (20 a game) 1 372 -> 1 345, hand-laid U = 1 (12) 1 298 -> 1 192,
+#   U = 1.5 (12) 2 264 -> 2 178: Seven and Six, Uncle Remus, Captain Spaulding, Senior Wrangler (U = 1) and
+#   Pendulum (U = 1.5) gain, no game loses;
+# - fresh layouts, seeds 3000-3011, at U = 1: Seven and Six 342 -> 337, Uncle Remus 166 -> 127, Captain
+#   Spaulding, Pendulum and Aunty Allis level, Senior Wrangler 574 -> 597 (the photo above; capped: level);
+#   at U = 1.5: Uncle Remus 223 -> 188, Captain Spaulding 528 -> 546, Seven and Six and Pendulum level.
+COUNT_COST = 0.025
+LOST_COUNTED = 8
 # Score an alignment loses for each thing the rules find impossible in its state (up to five). An
 # objection is evidence, so one must outweigh a look-alike's handicap (SHIFT_COST), which is only a
 # tie-break: at 0.02 a Poker Patience square read a row off, its turned card on the discard pile that

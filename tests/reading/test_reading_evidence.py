@@ -1279,3 +1279,30 @@ def test_a_whole_card_read_two_ways_is_not_taken_for_one_more_card_of_its_column
     column = _visible(truth)["column"][0]
     assert _visible(r.state)["column"][0] == column
     assert [d for d in r.doubts if d.kind == "conflict" and d.area == "column" and d.pile == 0 and d.index == len(column) - 1]
+
+
+def test_an_alignment_that_must_guess_more_pile_lengths_loses_to_one_that_guesses_fewer(monkeypatch):
+    # Through the detector, this hand-laid Seven and Six photo scores best a fan step along its columns:
+    # several columns start with a supposed missed index, and the reading must guess how many cards lie
+    # in most piles. The right alignment supposes a few more missed indices but guesses far fewer lengths.
+    import vision.reading
+    read, truth, compare = _fixture_photo("seven-and-six-fan-step-off-sightings.json", "seven-and-six")
+
+    def guessed(r):
+        return len({(d.area, d.pile) for d in r.doubts if d.kind == "count" and d.area is not None})
+
+    def heads(state, area):
+        # each pile's first face-up card (a Seven and Six column may start face down)
+        firsts = [next((s for s in p if s.face_up), None) for p in state.areas[area]]
+        return [s.card.label if s is not None and s.card else None for s in firsts]
+    r = read()
+    assert r.state is not None, r.message
+    monkeypatch.setattr(vision.reading, "COUNT_COST", 0.0)
+    before = read()
+    assert before.state is not None, before.message
+    # before: the alignment a step off puts an unread place at the head of some columns
+    assert heads(before.state, "far-column")[4] is None and heads(before.state, "near-column")[2] is None
+    assert heads(r.state, "far-column")[4] == heads(truth, "far-column")[4]
+    assert heads(r.state, "near-column")[2] == heads(truth, "near-column")[2]
+    assert guessed(r) < guessed(before)
+    assert compare(truth, r.state, r.doubts)["wrong"] < compare(truth, before.state, before.doubts)["wrong"] - 8
