@@ -956,6 +956,9 @@ def test_a_card_a_row_pitch_on_from_the_last_of_a_packet_starts_the_row_below(mo
     monkeypatch.setattr(vision.reading, "EMPTY_IN_VIEW_COST", 0.0)     # or, for the doubts, COVERED_EMPTY's)
     monkeypatch.setattr(vision.reading, "COVERED_EMPTY", 0)
     monkeypatch.setattr(vision.reading, "FAN_END_RULES", 0)     # (session 52's rules step puts some back, with doubts)
+    # (since session 53 the readings are ranked by the pile lengths they guess too, and without the steps above
+    # the one kept then has every wrong card flagged: judged as the steps were made, without it)
+    monkeypatch.setattr(vision.reading, "COUNT_COST", 0.0)
     before = read()
     was = compare(truth, before.state, before.doubts)
     assert was["wrong"] > row["wrong"] + 10 and was["wrong"] - was["flagged"] > 5
