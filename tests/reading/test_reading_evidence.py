@@ -907,6 +907,28 @@ def test_card_backs_above_a_fans_first_card_are_put_back_as_face_down_cards():
     assert [s.face_up for s in reading.state.areas["far-column"][0][:2]] == [False, True]
 
 
+def test_the_places_above_a_fan_are_looked_at_across_the_middle_of_the_card():
+    # A card put down by hand may lie a tenth of a card width across from its place; a box where its index
+    # would be lies near the card's edge and may show the table beside a face-down card.
+    from vision.reading import INDEX_CENTRE, _index_box
+    layout = get_game("seven-and-six").layout({})
+    area = layout["far-column"]
+    assert area.fan[0] == 0 and area.fan[1] > 0        # (the fan runs down the photo below)
+    H = np.diag([100.0, 100.0, 1.0])                       # one card width: 100 pixels
+    near = (0.0, 0.0, 20.0, 30.0)
+    place = ("far-column", 2, -1)
+    index = _index_box(layout, H, place, -0.1, near)
+    middle = _index_box(layout, H, place, -0.1, near, across=True)
+    x0, y0 = area.position(2, 0)
+
+    def centre(box):
+        return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    assert centre(index) == pytest.approx((100 * (x0 + INDEX_CENTRE[0]), 100 * (y0 + INDEX_CENTRE[1] - 0.1)))
+    # the same place along the fan, halfway across the card; the same size
+    assert centre(middle) == pytest.approx((100 * (x0 + 0.5), centre(index)[1]))
+    assert middle[2] - middle[0] == pytest.approx(20.0) and middle[3] - middle[1] == pytest.approx(30.0)
+
+
 def test_bare_table_above_a_fan_or_a_stock_with_no_card_to_give_leaves_the_reading_alone():
     from vision.reading import _backs_above
     for gives, backs in ((True, ()), (False, (1, 2))):
