@@ -2793,8 +2793,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if EMPTY_IN_VIEW_COST and image_size is not None and r.state is not None and filled:
             base -= EMPTY_IN_VIEW_COST * len(_empty_in_view(layout, H, image_size, r.state, filled)) / len(pl)
         scored = (base - UNREAD_COST * unread / max(1, len(cards)), base, r, H)
-        lost = max(0, deck - _placed(r.state.areas)) if r.state is not None else 0
-        guessed[id(r)] = sum(1 for d in r.doubts if d.kind == "count" and d.area is not None) + min(lost, LOST_COUNTED)
+        guessed[id(r)] = _guesses(r, deck)
         if strays > max(STRAYS_ALLOWED, STRAY_SHARE * len(cards)):
             # not kept, but its look-alikes are still read (below): a whole column read off the layout is one of them
             strayed.append(scored)
@@ -3151,6 +3150,13 @@ UNREAD_COST = 0.4
 #   Spaulding 528 -> 546, Seven and Six and Pendulum level).
 COUNT_COST = 0.025
 LOST_COUNTED = 8
+
+
+def _guesses(reading: Reading, deck: int) -> int:
+    """What a reading is charged COUNT_COST for: its doubts on a pile's length, and the cards it placed short
+    of the ``deck`` (up to LOST_COUNTED; a game with a stock or face-down pile places them all there)."""
+    lost = max(0, deck - _placed(reading.state.areas)) if reading.state is not None else 0
+    return sum(1 for d in reading.doubts if d.kind == "count" and d.area is not None) + min(lost, LOST_COUNTED)
 # Score an alignment loses for each thing the rules find impossible in its state (up to five). An
 # objection is evidence, so one must outweigh a look-alike's handicap (SHIFT_COST), which is only a
 # tie-break: at 0.02 a Poker Patience square read a row off, its turned card on the discard pile that

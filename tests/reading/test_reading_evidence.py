@@ -1331,3 +1331,27 @@ def test_an_alignment_that_must_guess_more_pile_lengths_loses_to_one_that_guesse
     assert heads(r.state, "near-column")[2] == heads(truth, "near-column")[2]
     assert guessed(r) < guessed(before)
     assert compare(truth, r.state, r.doubts)["wrong"] < compare(truth, before.state, before.doubts)["wrong"] - 8
+
+
+def test_a_reading_is_charged_for_each_pile_length_it_guessed_and_each_card_it_lost_up_to_a_cap():
+    from vision.reading import LOST_COUNTED, Doubt, Reading, _guesses
+    game = get_game("senior-wrangler")
+    deck = len(game.deck())
+    state = game.new(2)
+    length = [Doubt("column 3: from card 4 on, how many cards lie there is estimated from the spacing (some "
+                    "indices were not read): check its length", "column", 2, None, "count")]
+    assert _guesses(Reading(state, doubts=list(length)), deck) == 1
+    # a doubt about the whole table's count is not a pile's length
+    whole = Doubt(f"{deck - 3} cards placed but all {deck} cards of the game lie on the table: 3 not found", kind="count")
+    lost3 = state.copy()
+    lost3.areas["column"][0] = lost3.areas["column"][0][:-3]
+    assert _guesses(Reading(lost3, doubts=length + [whole]), deck) == 1 + 3
+    # a photo that lost many cards is charged no more than LOST_COUNTED for them
+    lost_many = state.copy()
+    lost_many.areas["column"] = [p[:1] for p in lost_many.areas["column"]]
+    assert deck - sum(len(p) for ps in lost_many.areas.values() for p in ps) > LOST_COUNTED
+    assert _guesses(Reading(lost_many), deck) == LOST_COUNTED
+    # a game whose unseen cards go to the stock places every card, so none is lost
+    ss = get_game("seven-and-six")
+    assert _guesses(Reading(ss.new(2)), len(ss.deck())) == 0
+    assert _guesses(Reading(None, message="refused"), deck) == 0
