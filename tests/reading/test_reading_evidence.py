@@ -1355,3 +1355,21 @@ def test_a_reading_is_charged_for_each_pile_length_it_guessed_and_each_card_it_l
     ss = get_game("seven-and-six")
     assert _guesses(Reading(ss.new(2)), len(ss.deck())) == 0
     assert _guesses(Reading(None, message="refused"), deck) == 0
+
+
+def test_a_grey_card_back_on_a_shadowed_cloth_is_told_from_the_cloth():
+    # In a shadow, a grey back and a dark teal cloth may differ by only 16 in Lab: a card back all the same.
+    import cv2
+    from vision.reading import ABOVE_DIFF, _backs_above
+    cloth, grey = (80, 75, 40), (80, 85, 70)          # BGR
+
+    def lab(bgr):
+        return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    assert ABOVE_DIFF < float(np.linalg.norm(lab(grey) - lab(cloth))) < 20
+    reading, game, boxes = _fan_read_two_down_too_few(stock_gives=True)
+    img = np.full((400, 300, 3), cloth, np.uint8)
+    for q in (1, 2):
+        x0, y0, x1, y1 = map(int, boxes[("far-column", 0, -q)])
+        img[y0:y1, x0:x1] = grey
+    _backs_above(img, reading, game)
+    assert [s.face_up for s in reading.state.areas["far-column"][0][:3]] == [False, False, True]
