@@ -2742,7 +2742,6 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
     filled = {(p.area.name, p.pile) for p in pl if p.filled}
     passed: list[np.ndarray] = []     # alignments judged but not read: they could not win (see judge)
     kept: dict[int, Callable[[], Reading]] = {}     # id of each reading judged -> the reading to keep if it wins
-    guessed: dict[int, int] = {}     # id of each reading judged -> its pile lengths guessed and cards lost (COUNT_COST)
 
     def judged_heads() -> list[np.ndarray]:
         """Where every alignment judged so far, read or passed over, puts the pile heads in the photo."""
@@ -2793,7 +2792,6 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         if EMPTY_IN_VIEW_COST and image_size is not None and r.state is not None and filled:
             base -= EMPTY_IN_VIEW_COST * len(_empty_in_view(layout, H, image_size, r.state, filled)) / len(pl)
         scored = (base - UNREAD_COST * unread / max(1, len(cards)), base, r, H)
-        guessed[id(r)] = _guesses(r, deck)
         if strays > max(STRAYS_ALLOWED, STRAY_SHARE * len(cards)):
             # not kept, but its look-alikes are still read (below): a whole column read off the layout is one of them
             strayed.append(scored)
@@ -2858,7 +2856,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         return Reading(None, sightings=sightings, message=refusal(
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
             outside=outside, loose=loose))
-    tried.sort(key=lambda t: -(t[0] - COUNT_COST * guessed[id(t[2])]))
+    tried.sort(key=lambda t: -(t[0] - COUNT_COST * _guesses(t[2], deck)))
     _, base, judged_by, _ = tried[0]
     reading = kept[id(judged_by)]()
     objections = [d.message for d in reading.doubts if d.kind == "impossible" and d.index is None]
