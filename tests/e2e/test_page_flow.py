@@ -95,10 +95,25 @@ def test_whole_flow(server, browser, size_name, viewport):
     doubtful = page.locator("#tableau .card.doubt")
     assert doubtful.count() > 0
 
-    # 4. Correct one card the reader could not read: tap it twice to open the picker and name it.
-    #    The name given is one the reading has not used up (two packs: at most two of each card).
-    hole = page.locator('#tableau .card.doubt[data-loc^="column"]', has_text="?").first
+    # 4. Correct one card the reader doubts, in two steps as a player unsure of it would: mark it unreadable,
+    #    then name it. Each step is a tap twice on the card to open the picker. The name given is one the
+    #    layout has not used up (two packs: at most two of each card); a reading that named every card twice
+    #    (as this photo's does since session 54's classifier) has one free once the card is unreadable.
+    doubted = page.locator('#tableau .card.doubt[data-loc^="column"]')
+    hole = doubted.filter(has_text="?")
+    hole = (hole if hole.count() else doubted).first
     loc, index = hole.get_attribute("data-loc"), hole.get_attribute("data-index")
+    card = page.locator(f'#tableau .card[data-loc="{loc}"][data-index="{index}"]')
+
+    def open_picker():
+        card.click(position={"x": 6, "y": 4})    # a covered card shows only its top strip
+        card.click(position={"x": 6, "y": 4})
+        page.wait_for_selector("#picker[open]")
+
+    open_picker()
+    page.click('#picker button[value="unknown"]')
+    page.wait_for_function("document.querySelector('#message').textContent.includes('Correction saved')")
+    assert card.inner_text() == "?"
     sid = page.evaluate("fetch('/api/sessions').then(r => r.json())")[0]["id"]
     state = page.evaluate(f"fetch('/api/sessions/{sid}').then(r => r.json())")["state"]
     tokens = [t for piles in state["areas"].values() for pile in piles for t in pile]
@@ -107,16 +122,14 @@ def test_whole_flow(server, browser, size_name, viewport):
                 if faces.count(f"{r}{s}") < 2)
     rank, suit = real[:-1], real[-1]
     pretty = rank + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
-    card = page.locator(f'#tableau .card[data-loc="{loc}"][data-index="{index}"]')
-    card.click(position={"x": 6, "y": 4})    # a covered card shows only its top strip
-    card.click(position={"x": 6, "y": 4})
-    page.wait_for_selector("#picker[open]")
+    page.evaluate("document.querySelector('#message').textContent = ''")
+    open_picker()
     page.click(f'#pick-ranks button[data-v="{rank}"]')
     page.click(f'#pick-suits button[data-v="{suit}"]')
     shot("3-picker")
     page.click("#pick-ok")
     page.wait_for_function("document.querySelector('#message').textContent.includes('Correction saved')")
-    assert page.locator(f'#tableau .card[data-loc="{loc}"][data-index="{index}"]').inner_text() == pretty
+    assert card.inner_text() == pretty
     sel = f'#tableau .card[data-loc="{loc}"][data-index="{index}"]'
 
     # 5. Advice appears with reasons.
@@ -139,7 +152,7 @@ def test_whole_flow(server, browser, size_name, viewport):
     assert page.url == url
     assert page.locator(sel).inner_text() == pretty
     sessions = page.evaluate("fetch('/api/sessions').then(r => r.json())")
-    assert sessions and sessions[0]["steps"] >= 2   # the reading and the correction were kept
+    assert sessions and sessions[0]["steps"] >= 3   # the reading and both corrections were kept
     shot("6-reloaded")
     assert not errors, errors
 
