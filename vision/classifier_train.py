@@ -276,8 +276,9 @@ def seven_bit_weights(model: Path) -> int:
     With int8 weights and uint8 activations onnxruntime multiplies with an x86 instruction that adds pairs
     of products into 16 bits and saturates, unless the CPU has VNNI. On a CPU with AVX2 alone the committed
     classifier then named half of the real-dev crops wrong. Seven-bit weights keep every such pair within
-    16 bits (255 * 64 * 2 < 2^15), so the fast kernel is right on every CPU (onnxruntime's quantisation
-    docs call this "reduce_range"). Storing the weights unsigned instead is exact too, but was 0.85 ms a
+    16 bits (255 * 64 * 2 < 2^15), so the fast kernel is right on every CPU (the quantiser's
+    ``reduce_range``; onnxruntime's own u8s8-to-u8u8 rewrite for some operators keys on the same -64..63
+    range). Storing the weights unsigned instead is exact too, but was 0.85 ms a
     crop against 0.54 here; seven bits named as many crops right (models/MODEL_CARD.md, "Session 54")."""
     import onnx
     from onnx import numpy_helper
