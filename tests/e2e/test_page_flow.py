@@ -99,11 +99,10 @@ def test_whole_flow(server, browser, size_name, viewport):
     #    then name it. Each step is a tap twice on the card to open the picker. The name given is one the
     #    layout has not used up (two packs: at most two of each card); a reading that named every card twice
     #    (as this photo's does since session 54's classifier) has one free once the card is unreadable.
-    doubted = page.locator('#tableau .card.doubt[data-loc^="column"]')
-    hole = doubted.filter(has_text="?")
-    hole = (hole if hole.count() else doubted).first
+    hole = page.locator('#tableau .card.doubt[data-loc^="column"]').first
     loc, index = hole.get_attribute("data-loc"), hole.get_attribute("data-index")
-    card = page.locator(f'#tableau .card[data-loc="{loc}"][data-index="{index}"]')
+    sel = f'#tableau .card[data-loc="{loc}"][data-index="{index}"]'
+    card = page.locator(sel)
 
     def open_picker():
         card.click(position={"x": 6, "y": 4})    # a covered card shows only its top strip
@@ -130,7 +129,6 @@ def test_whole_flow(server, browser, size_name, viewport):
     page.click("#pick-ok")
     page.wait_for_function("document.querySelector('#message').textContent.includes('Correction saved')")
     assert card.inner_text() == pretty
-    sel = f'#tableau .card[data-loc="{loc}"][data-index="{index}"]'
 
     # 5. Advice appears with reasons.
     page.wait_for_function("document.querySelectorAll('#suggestions li .why').length > 0 || "
