@@ -96,7 +96,13 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", type=float, default=0.6, help="with --cut: the share of the photo kept")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="another value for a numeric constant of vision.reading (as reading_cache.py read)")
+    ap.add_argument("--read-conf", type=float,
+                    help="split the kept sightings at this reading threshold instead of the detector's own "
+                         "(the weak ones were kept down to vision.reading.WEAK_CONF)")
     args = ap.parse_args(argv)
+    from vision.reading import WEAK_CONF
+    if args.read_conf is not None and args.read_conf < WEAK_CONF:
+        raise SystemExit(f"--read-conf must be at least {WEAK_CONF}: weaker sightings were not kept")
     RC.apply_settings(args.set)
     from vision.reading import look_again, read_sightings
     folder = Path(args.dir)
@@ -110,6 +116,10 @@ def main(argv=None) -> int:
         for path in files:
             kept = RC._load(path)
             img, sights, weak = kept["image"], kept["sights"], kept["weak"]
+            if args.read_conf is not None:
+                every = list(sights) + list(weak)
+                sights = [s for s in every if s.conf >= args.read_conf]
+                weak = [s for s in every if s.conf < args.read_conf]
             if args.cut:
                 h, w = img.shape[:2]
                 x1, y1 = (int(w * args.keep), h) if args.cut == "right" else (w, int(h * args.keep))

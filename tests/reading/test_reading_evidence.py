@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from advisor.cards import Card
 from advisor.engine import get_game
 from vision.decks import LABELS
 from vision.detector import Detector
@@ -1012,6 +1013,11 @@ def test_a_place_read_empty_while_the_table_is_short_gets_the_card_a_second_look
         assert not any(d.kind == "count" and d.area is None for d in r.doubts)
     else:
         assert r.state.areas[a][i] == []
+    # a card the second look is sure of but the layout cannot take there: the place keeps a doubt, not a silent gap
+    seen = [d for d in r.doubts if (d.kind, d.area, d.pile, d.index) == ("count", a, i, None) and "read empty" in d.message]
+    assert len(seen) == (says == "another")
+    if seen:
+        assert Card.parse(other).pretty in seen[0].message and "90%" in seen[0].message
 
 
 def test_places_read_empty_are_not_looked_at_when_the_table_holds_every_card(monkeypatch):
