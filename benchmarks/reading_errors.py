@@ -16,6 +16,9 @@ Counts are given per game and per deck::
 ``--cut right`` (or ``bottom``) reads each photo with that side cut off (``--keep``: the share kept; the
 sightings are those wholly inside the part kept), for partial photos: the cards of places outside it are
 wrong then, whatever the reader does, so compare the totals of two readers, not one with the whole photos.
+
+``--read-conf T`` reads each photo as if the detector's reading threshold were ``T``: the kept sightings and weak
+ones are split again at ``T`` (no lower than ``vision.reading.WEAK_CONF``, below which none were kept).
 """
 from __future__ import annotations
 
@@ -85,6 +88,12 @@ def _kinds(truth: State, read: State | None, doubts, unflagged_only: bool) -> Co
     return out
 
 
+def split_at(sights, weak, threshold: float) -> tuple[list, list]:
+    """A photo's kept sightings split again at another reading threshold: (those at or above it, the weak rest)."""
+    every = list(sights) + list(weak)
+    return [s for s in every if s.conf >= threshold], [s for s in every if s.conf < threshold]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", nargs="*", default=["senior-wrangler"])
@@ -117,9 +126,7 @@ def main(argv=None) -> int:
             kept = RC._load(path)
             img, sights, weak = kept["image"], kept["sights"], kept["weak"]
             if args.read_conf is not None:
-                every = list(sights) + list(weak)
-                sights = [s for s in every if s.conf >= args.read_conf]
-                weak = [s for s in every if s.conf < args.read_conf]
+                sights, weak = split_at(sights, weak, args.read_conf)
             if args.cut:
                 h, w = img.shape[:2]
                 x1, y1 = (int(w * args.keep), h) if args.cut == "right" else (w, int(h * args.keep))

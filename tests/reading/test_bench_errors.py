@@ -42,6 +42,21 @@ def test_wrong_cards_are_sorted_by_kind_and_add_up_to_the_benchmarks_count():
     assert re_.kinds_of_errors(truth, None) == {"refused": rb.compare(truth, None, [])["wrong"]}
 
 
+def test_read_conf_splits_the_kept_sightings_again_and_refuses_a_threshold_under_the_weakest_kept():
+    import pytest
+
+    from vision.reading import WEAK_CONF
+    from vision.types import Sighting
+    kept = [Sighting("As", (0, 0, 1, 1), 0.5), Sighting("2s", (0, 0, 1, 1), 0.12)]
+    weak = [Sighting("3s", (0, 0, 1, 1), 0.08), Sighting("4s", (0, 0, 1, 1), 0.04)]
+    strong, faint = re_.split_at(kept, weak, 0.07)
+    assert [s.label for s in strong] == ["As", "2s", "3s"] and [s.label for s in faint] == ["4s"]
+    strong, faint = re_.split_at(kept, weak, 0.2)
+    assert [s.label for s in strong] == ["As"] and [s.label for s in faint] == ["2s", "3s", "4s"]
+    with pytest.raises(SystemExit, match="at least"):
+        re_.main(["--read-conf", str(WEAK_CONF / 2)])
+
+
 def test_set_changes_a_readers_constant_and_refuses_one_it_does_not_have(monkeypatch):
     import pytest
 
