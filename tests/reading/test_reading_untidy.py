@@ -69,8 +69,10 @@ def _read_as_dealt_but_not_on_the_grid(gid: str, seed: int, hand: dict, monkeypa
     r = read_sightings(sights, gid, image_size=SIZE)
     assert r.state is not None, r.message
     assert visible_equal(truth, r.state) == []
+    assert not any("lie loosely" in d.message for d in r.doubts)
     monkeypatch.setattr(reading, "STRAIGHTEN", 0)
     monkeypatch.setattr(reading, "SQUARED_HAND", 1.0)
+    monkeypatch.setattr(reading, "LOOSE_SNUG", 0.0)     # (session 55's second bar for loose layouts, not there then)
     assert read_sightings(sights, gid, image_size=SIZE).state is None
 
 
@@ -88,6 +90,27 @@ def test_a_layout_laid_by_hand_is_read_as_dealt(gid, seed, monkeypatch):
                                        ("interregnum", 3)])
 def test_squared_piles_put_down_by_hand_are_read_as_dealt(gid, seed, monkeypatch):
     _read_as_dealt_but_not_on_the_grid(gid, seed, _hand(gid, seed, 0.2, 0.0, squared=True), monkeypatch)
+
+
+def test_a_layout_laid_loosely_is_read_with_a_doubt_rather_than_refused(monkeypatch):
+    # Columns up to 0.3 card widths off their places and 5 degrees aslant: every alignment lies under the
+    # reader's bar for a layout (MIN_SNUG), so the photo was refused. The snuggest alignments over the lower
+    # bar (LOOSE_SNUG) are read after all, and the reading says how loosely the cards lie.
+    truth = get_game("senior-wrangler").new(2)
+    rng = random.Random(2)
+    H = camera(rng, extent=extent(truth))
+    sights = sightings_for(truth, H, rng, jitter=0.02, hand=_hand("senior-wrangler", 2, 0.3, 5.0))
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.state is not None, r.message
+    loose = [d for d in r.doubts if "lie loosely" in d.message]
+    assert len(loose) == 1 and loose[0].kind == "ambiguous" and loose[0].area is None
+    assert "square the layout up" in loose[0].message
+    laid = [[s.card.label for s in p] for p in truth.areas["column"]]
+    read = [[s.card.label for s in p if s.card] for p in r.state.areas["column"]]
+    assert sum(a == b for a, b in zip(laid, read)) >= 4          # half the columns read exactly as laid
+    monkeypatch.setattr(reading, "LOOSE_SNUG", 0.0)
+    refused = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert refused.state is None and "not laid out on its places" in refused.message
 
 
 def test_a_layout_laid_too_loosely_is_refused_with_a_word_on_squaring_it_up():
