@@ -3097,10 +3097,11 @@ MIN_SNUG = 0.55
 # A photo about to be refused because every alignment lies too loosely has its LOOSE_READ snuggest alignments
 # read after all, if they reach this (0: refused); the reading then says so, with a doubt on the whole layout.
 # Session 55: six of the 108 hand-laid held-out renders at U = 1.5 were refused so, at snug shares of 0.50-0.55;
-# five are read now, with 29-91 wrong cards each where all their cards (71-104) were wrong. Cached renders through the detector, wrong cards: U = 1.5 2 247 -> 2 084, fresh U = 1 1 500 -> 1 460,
-# fresh U = 1.5 1 588 -> 1 549, tidy and U = 1 unchanged (1 295, 1 185). Other games' photos given a state
-# 58 -> 62 of 288 (refusal benchmark, four layouts a game), scatters 0 of 108 still. MIN_SNUG itself lowered
-# to 0.5 instead let loose alignments beat the right one in photos that were read: U = 1 1 185 -> 1 318.
+# five are read now, with 29-91 wrong cards each where all their cards (71-104) were wrong. Cached renders
+# through the detector, wrong cards: U = 1.5 2 247 -> 2 084, fresh U = 1 1 500 -> 1 460, fresh U = 1.5
+# 1 588 -> 1 549, tidy and U = 1 unchanged (1 295, 1 185). Other games' photos given a state 58 -> 62 of 288
+# (refusal benchmark, four layouts a game), scatters 0 of 108 still. MIN_SNUG itself lowered to 0.5 instead
+# let loose alignments beat the right one in photos that were read: U = 1 1 185 -> 1 318.
 LOOSE_SNUG = 0.5
 LOOSE_READ = 4
 # Whether a photo about to be refused is voted on again with its cards grouped on the table plane of the
@@ -4248,8 +4249,8 @@ EMPTY_LOOK = 0.3
 # ... and where the card it names there is one the layout cannot take (a copy too many, say), the place
 # still gets a doubt (0: it passes as empty). Cached held-out renders through the detector (session 55):
 # three such doubts in the tidy set's 180 photos, each on a Pendulum place that holds cards (a packet of
-# five read empty among them), and none in the 108 + 108 hand-laid or the 120 fresh hand-laid ones: wrong cards no
-# doubt points at, tidy Pendulum, 10 -> 2.
+# five read empty among them), and none in the 108 + 108 hand-laid or the 120 fresh hand-laid ones: wrong
+# cards no doubt points at, tidy Pendulum, 10 -> 2.
 EMPTY_SEEN = 1
 
 
