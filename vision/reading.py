@@ -2733,8 +2733,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                    or shares[:limit] or [0.0])
     tried: list[tuple[float, float, Reading, np.ndarray]] = []
     misfit = 0.0      # the best share of an alignment no camera could give
-    loose: tuple[float, float, int] | None = None   # the snuggest alignment whose cards lie too loosely: snug share, share, cards
-    loose_seen: list[tuple[float, np.ndarray, float]] = []   # each alignment judged too loose: snug share, as given, handicap
+    # each alignment whose cards lie too loosely: (snug share, share, cards), the alignment as given, its handicap
+    loose: list[tuple[tuple[float, float, int], np.ndarray, float]] = []
     overfull = 0      # the most cards an alignment grouped beyond what the game's packs hold
     outside: tuple[int, int] | None = None   # the least share of cards an alignment left outside the layout, when too many: strays, cards
     strayed: list[tuple[float, float, Reading, np.ndarray]] = []     # the readings that left them
@@ -2749,7 +2749,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
         return [px for px in (_heads_in_photo(H, pl) for H in [t[3] for t in tried + strayed] + passed) if px is not None]
 
     def judge(H: np.ndarray, handicap: float, snug_bar: float = MIN_SNUG) -> None:
-        nonlocal misfit, loose, overfull, outside
+        nonlocal misfit, overfull, outside
         given = H
         # Again, on the table plane now that it is known, with this deck's corner offsets.
         opp = estimate_opposite(sightings, H)
@@ -2776,8 +2776,7 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             return
         snug = _snugness(seen[1])
         if snug < snug_bar and len(cards) >= SNUG_CARDS:
-            loose = max(loose or (0.0, 0.0, 0), (snug, share, len(cards)))
-            loose_seen.append((snug, given, handicap))
+            loose.append(((snug, share, len(cards)), given, handicap))
             return
         if SKIP_HOPELESS_ALIGNMENTS and tried and fit - handicap <= max(t[0] for t in tried) - AMBIGUITY:
             # Reading is most of the cost, and every cost below only lowers the score under
@@ -2856,18 +2855,18 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
             # the second vote can land one pile step off, as the first can
             objected_look_alikes()
     read_loosely = 0.0
-    if not tried and LOOSE_SNUG and loose_seen:
+    if not tried and LOOSE_SNUG and loose:
         # About to refuse a layout every alignment of which lies too loosely for MIN_SNUG: a layout laid out by
         # hand, askew, can (scatters and other games' layouts seldom come this near). The snuggest alignments
         # over LOOSE_SNUG are read after all, and the reading says how loosely its cards lie.
-        for snug, H, handicap in sorted(loose_seen, key=lambda t: -t[0])[:LOOSE_READ]:
+        for (snug, _, _), H, handicap in sorted(loose, key=lambda t: -t[0][0])[:LOOSE_READ]:
             if snug >= LOOSE_SNUG:
                 read_loosely = max(read_loosely, snug)
                 judge(H, handicap, LOOSE_SNUG)
     if not tried:
         return Reading(None, sightings=sightings, message=refusal(
             game.name, len(first), best_fit, misfit, overfull=(overfull, deck) if overfull else None,
-            outside=outside, loose=loose))
+            outside=outside, loose=max((t[0] for t in loose), default=None)))
     tried.sort(key=lambda t: -(t[0] - COUNT_COST * _guesses(t[2], deck)))
     _, base, judged_by, _ = tried[0]
     reading = kept[id(judged_by)]()
