@@ -55,7 +55,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import _growing, _visible_area, look_again, read_sightings, sightings_for_reading  # noqa: E402
+from vision.reading import (SIDEWAYS, _growing, _visible_area, photo_turns, read_photo_sightings, read_sightings,  # noqa: E402
+                            sightings_for_reading, turn_sightings)
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "relabelled", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -507,8 +508,7 @@ def run_render(args) -> dict:
                 sights, weak = detect(image)
                 ddt = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                r = read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
-                look_again(image, r)           # as read_layout does
+                r = read_photo_sightings(image, sights, weak, gid)     # as read_layout does
                 dt = time.perf_counter() - t0
             # (with the detector, an index the render hides may still be read: counted apart only for the oracle)
             unseen = unseen_cards(truth, scene) if detect is None else set()
@@ -544,11 +544,18 @@ def run_refusal(args) -> dict:
             deck = decks[n % len(decks)]
             truth, scene, cam, nrng = render_layout(gid, seed, deck, args.moves, rotation=args.rotation)
             image = jpeg(scene.image, nrng, 70, 95)
+            h, w = image.shape[:2]
+            image = np.ascontiguousarray(np.rot90(image, args.turn)) if args.turn else image
             if detect is None:
                 from vision.types import Sighting
                 sights, weak = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()], []
+                sights = turn_sightings(sights, args.turn, w, h)
             else:
                 sights, weak = detect(image)
+                if photo_turns(sights) == [SIDEWAYS]:
+                    # as read_layout does: a photo on its side is looked at again turned a quarter
+                    again = np.ascontiguousarray(np.rot90(image, 1))
+                    sights, weak = (turn_sightings(g, 3, again.shape[1], again.shape[0]) for g in detect(again))
             photos.append((gid, seed, sights, weak, (image.shape[1], image.shape[0])))
         print(f"{gid}: {args.layouts} photos rendered", flush=True)
     photos += [("scatter", args.seed + n, random_scatter(args.seed + n), [], (1920, 1080)) for n in range(args.scatters)]
@@ -559,7 +566,7 @@ def run_refusal(args) -> dict:
         row = matrix.setdefault(as_game, {})
         msgs = messages.setdefault(as_game, defaultdict(int))
         for gid, seed, sights, weak, size in photos:
-            r = read_sightings(sights, as_game, image_size=size, weak=weak)
+            r = read_photo_sightings(None, sights, weak, as_game, image_size=size)    # as read_layout does, bar the second look
             row[gid] = row.get(gid, 0) + (r.state is not None)
             if r.state is None and gid != as_game:
                 head, _, why = r.message.partition(":")
@@ -593,10 +600,10 @@ def run_fixture(args) -> dict:
             sights = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()]
         else:
             sights, weak = detect(image)
-        r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]), weak=weak,
-                           image=image if detect is not None else None)
         if detect is not None:
-            look_again(image, r)       # as read_layout does
+            r = read_photo_sightings(image, sights, weak, args.game)     # as read_layout does
+        else:
+            r = read_sightings(sights, args.game, image_size=(image.shape[1], image.shape[0]))
         c = compare(truth, r.state, r.doubts)
         read = sum(len(v) for v in visible_piles(r.state).values()) if r.state is not None else 0
         tried.append({"seed": seed, "deck": deck.name, "exact": c["exact"], "wrong": c["wrong"], "cards": read,
@@ -719,6 +726,8 @@ def main(argv=None) -> int:
     ref.add_argument("--moves", type=int, default=25)
     ref.add_argument("--rotation", type=float, default=15.0)
     ref.add_argument("--sightings", choices=("detector", "oracle"), default="detector")
+    ref.add_argument("--turn", type=int, default=0, choices=(0, 1, 2, 3),
+                     help="each photo turned this many quarter turns counter-clockwise before it is detected")
     ref.add_argument("--decks", nargs="*")
     ref.add_argument("--out")
     fx = sub.add_parser("fixture", help="render a layout the reader reads exactly, as a JPEG test fixture")

@@ -97,13 +97,17 @@ def _load(path: Path) -> dict:
 
 
 def read_kept(gid: str, image, sights, weak, reader=None):
-    """A kept photo read as ``read_layout`` reads it (``read_sightings`` then ``look_again``), by ``reader``
-    (a module like ``vision.reading``, which it is by default): (the Reading, seconds)."""
+    """A kept photo read as ``read_layout`` reads it (``read_photo_sightings``: ``read_sightings`` then
+    ``look_again``), by ``reader`` (a module like ``vision.reading``, which it is by default): (the Reading,
+    seconds). A reader from before ``read_photo_sightings`` reads it as it did."""
     if reader is None:
         import vision.reading as reader
     t0 = time.perf_counter()
-    r = reader.read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
-    reader.look_again(image, r)
+    if hasattr(reader, "read_photo_sightings"):
+        r = reader.read_photo_sightings(image, sights, weak, gid)
+    else:
+        r = reader.read_sightings(sights, gid, image_size=(image.shape[1], image.shape[0]), weak=weak, image=image)
+        reader.look_again(image, r)
     return r, time.perf_counter() - t0
 
 

@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     if args.read_conf is not None and args.read_conf < WEAK_CONF:
         raise SystemExit(f"--read-conf must be at least {WEAK_CONF}: weaker sightings were not kept")
     RC.apply_settings(args.set)
-    from vision.reading import look_again, read_sightings
+    from vision.reading import read_photo_sightings
     folder = Path(args.dir)
     kinds = sorted({"refused", "pile length", "unread", "suit, same colour", "suit, other colour", "rank", "other"})
     for gid in args.games:
@@ -132,8 +132,7 @@ def main(argv=None) -> int:
                 x1, y1 = (int(w * args.keep), h) if args.cut == "right" else (w, int(h * args.keep))
                 img = np.ascontiguousarray(img[:y1, :x1])
                 sights, weak = ([s for s in group if s.box[2] <= x1 and s.box[3] <= y1] for group in (sights, weak))
-            r = read_sightings(sights, gid, image_size=(img.shape[1], img.shape[0]), weak=weak, image=img)
-            look_again(img, r)
+            r = read_photo_sightings(img, sights, weak, gid)
             by_deck[kept["deck"]] += kinds_of_errors(State.from_json(kept["truth"], check=False), r.state, r.doubts,
                                                      args.unflagged)
         total = sum(by_deck.values(), Counter())

@@ -215,7 +215,8 @@ function drawOverlay(reading, w, h) {
     t.textContent = pretty(s.label);
     svg.append(r, t);
   }
-  $("photo-caption").textContent = `${(reading.sightings || []).length} corner indices recognised in ${reading.seconds}s.`;
+  const turned = reading.turned_degrees ? " The layout lay on its side in the photo, so it was read turned." : "";
+  $("photo-caption").textContent = `${(reading.sightings || []).length} corner indices recognised in ${reading.seconds}s.${turned}`;
 }
 async function sendPhoto(blob, name) {
   if (!view) { say("The session is still loading: send the photo again in a moment."); return; }

@@ -1,0 +1,95 @@
+"""Photos that show the layout on its side: a phone held across the table, or one that wrote the wrong turn
+into the photo's EXIF (pointed straight down at a table, a phone cannot tell which way is up).
+
+The reader turns a layout only a little either way, so such a photo was refused. Its indices lie on their side,
+which says so: the photo is read turned a quarter each way, and the better reading kept
+(``vision.reading.read_photo_sightings``).
+"""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from advisor.engine import get_game
+from vision import reading
+from vision.reading import _turn_box, photo_turns, read_photo_sightings, read_sightings, turn_sightings
+from vision.types import Sighting
+
+from test_reading import SIZE, photo, visible_equal
+
+
+def test_a_box_turns_as_the_photo_does():
+    img = np.zeros((60, 100), np.uint8)
+    img[10:25, 30:38] = 1                       # the box (30, 10, 38, 25) of a 100 x 60 photo
+    for k in (1, 2, 3):
+        ys, xs = np.nonzero(np.rot90(img, k))
+        assert _turn_box((30, 10, 38, 25), k, 100, 60) == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    # a quarter turn one way and three the other bring the box back
+    assert _turn_box(_turn_box((30, 10, 38, 25), 1, 100, 60), 3, 60, 100) == (30, 10, 38, 25)
+
+
+def _boxes(aspect: float, n: int = 9, conf: float = 0.9) -> list[Sighting]:
+    return [Sighting("7h", (10.0 * i, 0.0, 10.0 * i + 20.0, 20.0 * aspect), conf) for i in range(n)]
+
+
+def test_which_way_the_photo_is_read_follows_the_indices():
+    assert photo_turns(_boxes(2.0)) == [(0,)]                  # indices upright: read as it is
+    assert photo_turns(_boxes(0.5)) == [(1, 3)]                # on their side: a quarter turn each way
+    assert photo_turns(_boxes(1.0)) == [(0,), (1, 3)]          # aslant: upright, and turned if refused there
+    assert photo_turns(_boxes(0.5, n=2)) == [(0,)]             # too few to tell
+    assert photo_turns(_boxes(0.5, conf=0.3)) == [(0,)]        # only unsure boxes say so
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_layout_photographed_on_its_side_is_read_turned(k):
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1)
+    w, h = SIZE
+    turned = turn_sightings(sights, k, w, h)        # the photo turned k quarter turns: h x w
+    assert read_sightings(turned, "senior-wrangler", image_size=(h, w)).state is None, "read upright after all"
+    r = read_photo_sightings(None, turned, [], "senior-wrangler", image_size=(h, w))
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+    assert r.turned == 4 - k and r.to_json()["turned_degrees"] == 90 * (4 - k)
+    # the boxes are given back where they lie in the photo as given (the page draws them on it)
+    given = {tuple(np.round(s.box, 3)) for s in turned}
+    assert r.sightings and all(tuple(np.round(s.box, 3)) in given for s in r.sightings)
+
+
+def test_an_upright_photo_is_read_once(monkeypatch):
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1)
+    calls = []
+    real = reading.read_sightings
+    monkeypatch.setattr(reading, "read_sightings", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    r = read_photo_sightings(None, sights, [], "senior-wrangler", image_size=SIZE)
+    assert r.state is not None and r.turned == 0 and len(calls) == 1
+    assert visible_equal(truth, r.state) == []
+
+
+def test_read_layout_reads_a_photo_turned_a_quarter(monkeypatch):
+    # the whole chain, the detector aside: a blank photo of the turned size; the stand-in detector gives the
+    # sightings as they lie in whichever way round it is shown the photo
+    import vision
+    from PIL import Image
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1)
+    w, h = SIZE
+    shown = []
+
+    def detect(image, **kw):
+        k = 1 if image.shape[:2] == (w, h) else 2        # the photo as given, or as turned a quarter by the reader
+        shown.append(k)
+        return turn_sightings(sights, k, w, h)
+    monkeypatch.setattr(vision, "detect", detect, raising=False)
+    buf = io.BytesIO()
+    Image.new("RGB", (h, w), (30, 90, 40)).save(buf, format="PNG")
+    r = vision.read_layout(buf.getvalue(), "senior-wrangler")
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+    assert r.turned == 3
+    assert shown == [1, 2]          # the indices lay on their side: looked at again with them upright (or upside down)
+    given = {tuple(np.round(s.box, 3)) for s in turn_sightings(sights, 1, w, h)}
+    assert all(tuple(np.round(s.box, 3)) in given for s in r.sightings)
