@@ -93,3 +93,18 @@ def test_read_layout_reads_a_photo_turned_a_quarter(monkeypatch):
     assert shown == [1, 2]          # the indices lay on their side: looked at again with them upright (or upside down)
     given = {tuple(np.round(s.box, 3)) for s in turn_sightings(sights, 1, w, h)}
     assert all(tuple(np.round(s.box, 3)) in given for s in r.sightings)
+
+
+@pytest.mark.parametrize("gid, seed", [("senior-wrangler", 1), ("captain-spaulding", 1), ("kings", 2), ("seven-and-six", 1)])
+def test_a_layout_photographed_from_across_the_table_is_read_upside_down(gid, seed, monkeypatch):
+    # (a layout the reader takes for one read upright, rows swapped, is not read again: see HALF_TURN_LOOK)
+    truth = get_game(gid).new(seed)
+    sights, _ = photo(truth, seed)
+    w, h = SIZE
+    upside_down = turn_sightings(sights, 2, w, h)
+    r = read_photo_sightings(None, upside_down, [], gid, image_size=SIZE)
+    assert r.state is not None, r.message
+    assert visible_equal(truth, r.state) == []
+    assert r.turned == 2
+    monkeypatch.setattr(reading, "HALF_TURN_LOOK", 0)
+    assert read_photo_sightings(None, upside_down, [], gid, image_size=SIZE).state is None   # refused as it is
