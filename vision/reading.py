@@ -164,7 +164,7 @@ class Reading:
     score: float | None = None
     # the homography from table (card widths) to photo pixels of the state kept (None without a state)
     alignment: np.ndarray | None = None
-    # quarter turns (counter-clockwise) the photo was read turned by: its layout lay on its side in it
+    # quarter turns (counter-clockwise) the photo was read turned by: its layout lay on its side, or upside down, in it
     turned: int = 0
 
     def to_json(self) -> dict:

@@ -215,7 +215,7 @@ function drawOverlay(reading, w, h) {
     t.textContent = pretty(s.label);
     svg.append(r, t);
   }
-  const turned = reading.turned_degrees ? " The layout lay on its side in the photo, so it was read turned." : "";
+  const turned = reading.turned_degrees ? ` The layout lay turned in the photo, so it was read turned ${reading.turned_degrees}°.` : "";
   $("photo-caption").textContent = `${(reading.sightings || []).length} corner indices recognised in ${reading.seconds}s.${turned}`;
 }
 async function sendPhoto(blob, name) {
