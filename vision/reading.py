@@ -4713,7 +4713,7 @@ SIDEWAYS = (1, 3)
 PERSPECTIVE_MARGIN = 0.02
 TURN_TIE = 0.03
 # 1: the slant first and the score as the tie-break. 72 tidy renders turned a quarter each way read the wrong way
-# round 4 + 2 times with it and 4 + 1 without; 36 hand-laid ones (U = 1.5) 1 + 2 times with it (46 + 67 wrong cards
+# round 3 + 1 times with it and 3 + 2 without; 36 hand-laid ones (U = 1.5) 1 + 2 times with it (46 + 67 wrong cards
 # no doubt points at) and 0 + 1 without (25 + 46). Not kept.
 PERSPECTIVE_FIRST = 0
 # Whether a photo refused as it is, is read upside down too (1: yes): taken from across the table, or held upside
