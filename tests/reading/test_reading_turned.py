@@ -108,3 +108,32 @@ def test_a_layout_photographed_from_across_the_table_is_read_upside_down(gid, se
     assert r.turned == 2
     monkeypatch.setattr(reading, "HALF_TURN_LOOK", 0)
     assert read_photo_sightings(None, upside_down, [], gid, image_size=SIZE).state is None   # refused as it is
+
+
+def test_of_two_readings_a_half_turn_apart_the_better_scored_is_kept_and_a_tie_is_told():
+    from dataclasses import replace as copy_with
+    from advisor.engine import State
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1)
+    a = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert a.state is not None and a.score is not None
+    other = State.from_json(a.state.to_json())
+    other.areas["column"][0], other.areas["column"][7] = other.areas["column"][7], other.areas["column"][0]
+    b = copy_with(a, state=other, doubts=[], turned=2)
+    a.turned = 0
+    # scores apart by more than the tie: the better kept, nothing said
+    b.score = a.score - 2 * reading.TURN_TIE
+    kept = reading._better_turn((a, None, SIZE), (b, None, SIZE))
+    assert kept[0] is a and not any(d.kind == "ambiguous" for d in a.doubts)
+    # a tie, the same slant: the better scored kept, and a doubt says which edge was taken as the player's
+    b.score = a.score - reading.TURN_TIE / 3
+    kept = reading._better_turn((a, None, SIZE), (b, None, SIZE))
+    assert kept[0] is a and "bottom edge nearest you" in a.doubts[0].message and a.doubts[0].kind == "ambiguous"
+    # a tie, but b's layout looks larger at its near edge: b kept
+    a.doubts.pop(0)
+    far_small = np.diag([1.0, 1.0, 1.0])
+    far_small[2, 1] = -0.02                   # points further along y (nearer the player) look larger
+    b.alignment = a.alignment @ far_small
+    assert reading._near_over_far(b) > reading._near_over_far(a) + reading.PERSPECTIVE_MARGIN
+    kept = reading._better_turn((a, None, SIZE), (b, None, SIZE))
+    assert kept[0] is b and not any(d.kind == "ambiguous" for d in a.doubts + b.doubts)
