@@ -4639,7 +4639,7 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
     if photo_turns(sightings) == [SIDEWAYS]:
         # The detector finds indices lying on their side less well than upright ones (72 held-out renders turned a
         # quarter, read from the first detection: 671 and 674 wrong cards against 540 upright; 624 and 580 after
-        # this): it looks again at the photo turned a quarter, where they stand upright or upside down, and that is
+        # this, both with PERSPECTIVE_FIRST): it looks again at the photo turned a quarter, where they stand upright or upside down, and that is
         # read both ways.
         img = np.ascontiguousarray(np.rot90(img, 1))
         sightings, weak = sightings_for_reading(img)
