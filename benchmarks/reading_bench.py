@@ -55,8 +55,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from advisor.engine import CARD_ASPECT, State, games, get_game  # noqa: E402
-from vision.reading import (SIDEWAYS, _growing, _visible_area, photo_turns, read_photo_sightings, read_sightings,  # noqa: E402
-                            sightings_for_reading, turn_sightings)
+from vision.reading import (_growing, _visible_area, read_photo_sightings, read_sightings, sightings_for_reading,  # noqa: E402
+                            turn_sightings, upright_sightings)
 
 # Doubt kinds that say "this may be wrong" (the others inform: assumed depths, areas out of view).
 ERROR_KINDS = {"too-many-copies", "relabelled", "low-confidence", "conflict", "stray", "impossible", "count", "ambiguous", "unreadable"}
@@ -550,23 +550,20 @@ def run_refusal(args) -> dict:
                 from vision.types import Sighting
                 sights, weak = [Sighting(b.label, tuple(b.xyxy), 0.99) for b in scene.labelled()], []
                 sights = turn_sightings(sights, args.turn, w, h)
+                turned = 0
             else:
-                sights, weak = detect(image)
-                if photo_turns(sights) == [SIDEWAYS]:
-                    # as read_layout does: a photo on its side is looked at again turned a quarter
-                    again = np.ascontiguousarray(np.rot90(image, 1))
-                    sights, weak = (turn_sightings(g, 3, again.shape[1], again.shape[0]) for g in detect(again))
-            photos.append((gid, seed, sights, weak, (image.shape[1], image.shape[0])))
+                image, sights, weak, turned = upright_sightings(image, detect)     # as read_layout does
+            photos.append((gid, seed, sights, weak, (image.shape[1], image.shape[0]), turned))
         print(f"{gid}: {args.layouts} photos rendered", flush=True)
-    photos += [("scatter", args.seed + n, random_scatter(args.seed + n), [], (1920, 1080)) for n in range(args.scatters)]
+    photos += [("scatter", args.seed + n, random_scatter(args.seed + n), [], (1920, 1080), 0) for n in range(args.scatters)]
     read_as = args.read_as or args.games
     matrix: dict[str, dict[str, int]] = {}
     messages: dict[str, dict[str, int]] = {}
     for as_game in read_as:
         row = matrix.setdefault(as_game, {})
         msgs = messages.setdefault(as_game, defaultdict(int))
-        for gid, seed, sights, weak, size in photos:
-            r = read_photo_sightings(None, sights, weak, as_game, image_size=size)    # as read_layout does, bar the second look
+        for gid, seed, sights, weak, size, turned in photos:
+            r = read_photo_sightings(None, sights, weak, as_game, image_size=size, turned=turned)    # as read_layout does, bar the second look
             row[gid] = row.get(gid, 0) + (r.state is not None)
             if r.state is None and gid != as_game:
                 head, _, why = r.message.partition(":")

@@ -4633,28 +4633,38 @@ def read_layout(image: Any, game: str, previous: State | None = None, options: d
         previous = State.from_json(previous)
     img = load_photo(image)
     try:
-        sightings, weak = sightings_for_reading(img)
+        seen, sightings, weak, turned = upright_sightings(img)
     except ImportError as e:
         raise VisionError(f"the card detector is not installed ({e}); see models/ and the vision pipeline") from None
-    if photo_turns(sightings) == [SIDEWAYS]:
-        # The detector finds indices lying on their side less well than upright ones (72 held-out renders turned a
-        # quarter, read from the first detection: 671 and 674 wrong cards against 540 upright; 624 and 580 after
-        # this, both with PERSPECTIVE_FIRST): it looks again at the photo turned a quarter, where they stand upright or upside down, and that is
-        # read both ways.
-        img = np.ascontiguousarray(np.rot90(img, 1))
-        sightings, weak = sightings_for_reading(img)
-        return read_photo_sightings(img, sightings, weak, g.id, previous, options, turns=[(0, 2)], turned=1)
-    return read_photo_sightings(img, sightings, weak, g.id, previous, options)
+    return read_photo_sightings(seen, sightings, weak, g.id, previous, options, turned=turned)
+
+
+def upright_sightings(img: np.ndarray, detect: Callable[[np.ndarray], tuple[list, list]] | None = None
+                      ) -> tuple[np.ndarray, list, list, int]:
+    """``detect`` (default ``sightings_for_reading``) of the photo, or of the photo turned a quarter when its indices
+    lie on their side (``photo_turns``): (the photo as detected, its sightings, its weak ones, quarter turns it is
+    from the photo given).
+
+    The detector finds indices lying on their side less well than upright ones (72 held-out renders turned a quarter,
+    read from the first detection: 671 and 674 wrong cards against 540 upright; 624 and 580 after looking again,
+    both with the slant first, see ``PERSPECTIVE_MARGIN``). Turned a quarter, they stand upright or upside down."""
+    detect = detect or sightings_for_reading
+    sightings, weak = detect(img)
+    if photo_turns(sightings) != [SIDEWAYS]:
+        return img, sightings, weak, 0
+    img = np.ascontiguousarray(np.rot90(img, 1))
+    sightings, weak = detect(img)
+    return img, sightings, weak, 1
 
 
 def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak: Sequence[Any], game_id: str,
                          previous: State | None = None, options: dict | None = None,
-                         image_size: tuple[int, int] | None = None, turns: list[tuple[int, ...]] | None = None,
-                         turned: int = 0) -> Reading:
+                         image_size: tuple[int, int] | None = None, turned: int = 0) -> Reading:
     """``read_sightings`` of a photo's sightings, then ``look_again`` at the photo; a photo that shows the layout on
-    its side (``photo_turns``, or the rounds of quarter turns given as ``turns``) is read turned, and the reading's
-    boxes are given back in the photo as it was given (``turned``: quarter turns ``img`` already is from that).
-    Without the photo (``img`` None: sightings alone, of a photo ``image_size`` (w, h)) there is no second look."""
+    its side (``photo_turns``) is read turned, and the reading's boxes are given back in the photo as it was given.
+    ``turned``: quarter turns ``img`` already is from that, having been found on its side (``upright_sightings``):
+    it is read as it is and upside down. Without the photo (``img`` None: sightings alone, of a photo
+    ``image_size`` (w, h)) there is no second look."""
     w, h = (img.shape[1], img.shape[0]) if img is not None else image_size
 
     def read_turned(k: int) -> tuple[Reading, np.ndarray | None, tuple[int, int]]:
@@ -4666,14 +4676,14 @@ def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak:
         return reading, seen, size
 
     best: tuple[Reading, np.ndarray | None, tuple[int, int]] | None = None
-    for ks in (turns or photo_turns(sightings)):
+    for ks in ([(0, 2)] if turned else photo_turns(sightings)):
         read = [read_turned(k) for k in ks]
         best = best or read[0]
         read = [t for t in read if t[0].state is not None]
         if read:
             best = read[0] if len(read) == 1 else _better_turn(*read)
             break
-    if HALF_TURN_LOOK and not turns and best[0].state is None and best[0].turned == turned:
+    if HALF_TURN_LOOK and not turned and best[0].state is None and best[0].turned == 0:
         # Refused as it is: the photo may be upside down (taken from across the table).
         other = read_turned(2)
         if other[0].state is not None and other[0].score >= HALF_TURN_KEEP:
@@ -4712,10 +4722,9 @@ SIDEWAYS = (1, 3)
 # U = 1.5 seed 1011, read upright: its near edge 35 % smaller).
 PERSPECTIVE_MARGIN = 0.02
 TURN_TIE = 0.03
-# 1: the slant first and the score as the tie-break. 72 tidy renders turned a quarter each way read the wrong way
-# round 3 + 1 times with it and 3 + 2 without; 36 hand-laid ones (U = 1.5) 1 + 2 times with it (46 + 67 wrong cards
-# no doubt points at) and 0 + 1 without (25 + 46). Not kept.
-PERSPECTIVE_FIRST = 0
+# (Tried and not kept: the slant first and the score as the tie-break. 72 tidy renders turned a quarter each way
+# read the wrong way round 3 + 1 times so and 3 + 2 as kept; 36 hand-laid ones (U = 1.5) 1 + 2 times so (46 + 67
+# wrong cards no doubt points at) and 0 + 1 as kept (25 + 46).)
 # Whether a photo refused as it is, is read upside down too (1: yes): taken from across the table, or held upside
 # down. The reading upside down is kept if it scores HALF_TURN_KEEP or more: it is a second chance, and other games'
 # layouts refused as they are find one too. Seeds 1000-1003 of the nine games, upside down: 20 of 36 were refused,
@@ -4743,11 +4752,9 @@ def _near_over_far(reading: Reading) -> float:
 def _better_turn(a: tuple, b: tuple) -> tuple:
     """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE)."""
     kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
-    near_kept, near_other = _near_over_far(kept[0]), _near_over_far(other[0])
-    if PERSPECTIVE_FIRST and abs(near_kept - near_other) >= PERSPECTIVE_MARGIN:
-        return kept if near_kept > near_other else other
     if kept[0].score - other[0].score >= TURN_TIE:
         return kept
+    near_kept, near_other = _near_over_far(kept[0]), _near_over_far(other[0])
     if abs(near_kept - near_other) >= PERSPECTIVE_MARGIN:
         return kept if near_kept > near_other else other
     if _visible(kept[0].state) != _visible(other[0].state):
