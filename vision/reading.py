@@ -240,6 +240,7 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
 
         centres = {k: all_centres[k] for k in idx}
         judged = {k: tuple(all_judged[k]) for k in idx}
+        pairs = []
         for a in idx:
             for b in idx:
                 if a >= b:
@@ -248,9 +249,12 @@ def group_cards(sightings: Sequence[Any], scale: float, H: np.ndarray | None = N
                 # (the extra slack downwards only on the diagonal: a twin one row below must stay apart)
                 same_sign = (judged[a][0] - judged[b][0]) * (judged[a][1] - judged[b][1]) > 0    # a TL-BR diagonal
                 if min(math.hypot((dx - ox) / tol, (dy - abs(oy)) / (tol_y if ox and oy > 0 and same_sign else tol))
-                       for ox, oy in own_offsets) < 1.0 \
-                        and not _something_between(all_judged, a, b, 0.12 * unit):
-                    parent[find(a)] = find(b)
+                       for ox, oy in own_offsets) < 1.0:
+                    pairs.append((a, b))
+        # (whether another index lies between is asked of all a label's pairs at once: it is the costly test)
+        for (a, b), covered in zip(pairs, _something_between(all_judged, pairs, 0.12 * unit)):
+            if not covered:
+                parent[find(a)] = find(b)
         groups: dict[int, list[int]] = defaultdict(list)
         for k in idx:
             groups[find(k)].append(k)
@@ -370,18 +374,21 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
     # (indices at one card's corners lie within a card's diagonal of each other: only such pairs are tried)
     middle = np.array([p.mean(axis=0) for p in at]).reshape(-1, 2)
     reach = float(np.hypot(*opp)) + 2 * tol
+    # (points spaced so within each card and across two cards are so together: each card's own is kept, and
+    # only the pairs across are asked, all of one card's neighbours at once)
+    spaced = np.array([_corner_spaced(p, 2 * tol, opp) for p in at], bool)
     gone: set[int] = set()
     for k, c in enumerate(cards):
-        if k in gone:
+        if k in gone or not spaced[k]:
             continue
-        for m in np.flatnonzero(np.hypot(*(middle - middle[k]).T) < reach):
-            m = int(m)
+        around = [m for m in map(int, np.flatnonzero(np.hypot(*(middle - middle[k]).T) < reach))
+                if m != k and m not in gone and spaced[m]
+                and max(2, len(c.boxes)) <= len(cards[m].boxes) <= 4 - len(c.boxes)]
+        for m, fits in zip(around, _spaced_across(at[k], [at[m] for m in around], 2 * tol, opp)):
+            if not fits:
+                continue
             card = cards[m]
-            if m == k or m in gone or len(card.boxes) < max(2, len(c.boxes)) or len(card.boxes) + len(c.boxes) > 4:
-                continue
             pts = np.concatenate([at[k], at[m]])
-            if not _corner_spaced(pts, 2 * tol, opp):
-                continue
             if card.label != c.label and ((len(c.boxes) > 1 and not COMPLETE_PAIRS) or not _look_alike(card, c)):
                 continue
             if not _one_card(pts, tol, opp):
@@ -407,7 +414,7 @@ def _complete_corners(cards: list[SeenCard], Hinv: np.ndarray, tol: float, opp: 
             if at[k].sum(axis=1).min() < at[m].sum(axis=1).min():
                 card.anchor = c.anchor       # the anchor is the top-left index
             owner[owner == k] = m
-            at[m] = pts
+            at[m] = pts           # (spaced, having passed)
             middle[m] = pts.mean(axis=0)
             gone.add(k)
             break
@@ -432,6 +439,17 @@ def _corner_spaced(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
     return bool(np.all((d < tol) | (np.abs(d - opp) < tol)))
 
 
+def _spaced_across(pts: np.ndarray, others: Sequence[np.ndarray], tol: float, opp: np.ndarray) -> np.ndarray:
+    """For each point set of ``others``, whether each of its points and each of ``pts`` lie as ``_corner_spaced``
+    asks: with both sets spaced so themselves, the two together are."""
+    if not others:
+        return np.zeros(0, bool)
+    q = np.concatenate(others)
+    d = np.abs(pts[:, None, :] - q[None, :, :])
+    ok = ((d < tol) | (np.abs(d - opp) < tol)).all(axis=(0, 2))
+    return np.logical_and.reduceat(ok, np.cumsum([0] + [len(o) for o in others[:-1]]))
+
+
 def _one_card(pts: np.ndarray, tol: float, opp: np.ndarray) -> bool:
     """Whether the table points ``pts`` lie at distinct corners of one card (``opp`` apart)."""
     for p in pts:
@@ -451,15 +469,22 @@ def _look_alike(a: SeenCard, b: SeenCard) -> bool:
             or a.readings.get(b.label, 0.0) >= RELABEL_MIN or b.readings.get(a.label, 0.0) >= RELABEL_MIN)
 
 
-def _something_between(pts: np.ndarray, a: int, b: int, margin: float) -> bool:
-    """Another index lies inside the rectangle spanned by two indices: so they are not one uncovered card."""
-    lo = np.minimum(pts[a], pts[b]) + margin
-    hi = np.maximum(pts[a], pts[b]) - margin
+def _something_between(pts: np.ndarray, pairs: Sequence[tuple[int, int]], margin: float) -> np.ndarray:
+    """For each pair (a, b) of indices, whether another index lies inside the rectangle the two span: so they
+    are not one uncovered card."""
+    if not len(pairs):
+        return np.zeros(0, bool)
+    ab = np.asarray(pairs, dtype=int).reshape(-1, 2)
+    A, B = pts[ab[:, 0]], pts[ab[:, 1]]
+    lo = np.minimum(A, B) + margin
+    hi = np.maximum(A, B) - margin
     # along an axis where the two lie level (a column, or a row fanned sideways) the band is widened instead
     flat = (hi <= lo) * margin * 2
-    inside = np.all((pts >= lo - flat) & (pts <= hi + flat), axis=1)
-    inside[[a, b]] = False
-    return bool(inside.any())
+    inside = np.all((pts[None] >= (lo - flat)[:, None]) & (pts[None] <= (hi + flat)[:, None]), axis=2)   # [pair, index]
+    rows = np.arange(len(ab))
+    inside[rows, ab[:, 0]] = False
+    inside[rows, ab[:, 1]] = False
+    return inside.any(axis=1)
 
 
 def _centre(box) -> tuple[float, float]:
