@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from advisor.cards import Card
-from advisor.engine import get_game
+from advisor.engine import Slot, get_game
 from vision.decks import LABELS
 from vision.detector import Detector
 from vision.fake_sightings import camera, extent, sightings_for
@@ -1021,16 +1021,48 @@ def test_a_place_read_empty_while_the_table_is_short_gets_the_card_a_second_look
         assert Card.parse(other).pretty in seen[0].message and "90%" in seen[0].message
 
 
-def test_places_read_empty_are_not_looked_at_when_the_table_holds_every_card(monkeypatch):
+@pytest.mark.parametrize("says", ["sure", "unsure", "nothing", "switched off"])
+def test_a_place_read_empty_while_the_table_holds_every_card_is_left_empty_with_a_doubt_if_a_card_shows(monkeypatch, says):
     from vision.reading import look_again
     truth, r, (a, i), label = _pendulum_place_missed(5)
     truth.areas["fifth"][0].append(truth.areas[a][i].pop())
     r.state = truth.copy()       # the card lies on another pile: the place is empty and no card is missing
+    before = r.state.copy()
     asked = []
     import vision.detector
-    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: asked.append(list(boxes)) or [[(label, 0.9)] for _ in boxes])
+    import vision.reading
+    name = {"sure": (label, 0.9), "unsure": (label, 0.3), "nothing": ("bg", 0.95), "switched off": (label, 0.9)}[says]
+    if says == "switched off":
+        monkeypatch.setattr(vision.reading, "EMPTY_DOUBT", 0.0)
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: asked.append(list(boxes)) or [[name] for _ in boxes])
     look_again(np.zeros((8, 8, 3), np.uint8), r)
-    assert r.state.areas[a][i] == [] and not any(tuple(r.empty[(a, i)]) in map(tuple, b) for b in asked)
+    # the count says nothing is missing: the state is left as read, whatever the second look sees
+    assert r.state == before and r.state.areas[a][i] == []
+    looked = any(tuple(r.empty[(a, i)]) in map(tuple, b) for b in asked)
+    assert looked == (says != "switched off")
+    seen = [d for d in r.doubts if (d.kind, d.area, d.pile, d.index) == ("count", a, i, None) and "read empty" in d.message]
+    assert len(seen) == (says == "sure")
+    if seen:
+        # (every card lies on the table, so the one named lies elsewhere too)
+        assert Card.parse(label).pretty in seen[0].message and "90%" in seen[0].message
+        assert "holds elsewhere too" in seen[0].message
+
+
+def test_a_place_read_empty_beside_a_card_read_twice_gets_a_doubt_naming_the_card_missing(monkeypatch):
+    # A copy read twice keeps the count full while a card is missing: the count does not prove the place empty.
+    from vision.reading import look_again
+    truth, r, (a, i), label = _pendulum_place_missed(5)
+    state = truth.copy()
+    state.areas[a][i].pop()
+    twice = state.areas["fifth"][0][0].card
+    state.areas["fifth"][0].append(Slot(twice, True))
+    r.state = state
+    import vision.detector
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [[(label, 0.8)] for _ in boxes])
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    assert r.state.areas[a][i] == []
+    seen = [d for d in r.doubts if (d.kind, d.area, d.pile, d.index) == ("count", a, i, None) and "read empty" in d.message]
+    assert len(seen) == 1 and Card.parse(label).pretty in seen[0].message and "elsewhere" not in seen[0].message
 
 
 def test_a_copy_too_many_read_as_another_suit_counts_for_the_suit_first_read(monkeypatch):
