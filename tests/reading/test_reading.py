@@ -924,6 +924,36 @@ def test_a_refusal_says_whether_the_cards_or_the_view_do_not_fit():
     assert "no camera gives" in refusal("Pendulum", 28, 0.9, 0.7, loose=(0.31, 0.86, 28))
 
 
+def test_a_photo_of_small_unsure_indices_is_told_to_come_closer():
+    from vision.reading import SMALL_INDEX_PX, UNCLEAR_SHARE, refusal, unclear_indices
+
+    def sightings(n, sure, height):
+        return [FakeSighting("7s", (10.0 * k, 0.0, 10.0 * k + 8, height), 0.9 if k < sure else 0.3) for k in range(n)]
+    assert unclear_indices(sightings(20, 4, 18.0)) == (4, 20, 18.0)
+    # sure enough, or large enough, or too few to say: nothing to tell
+    assert unclear_indices(sightings(20, int(UNCLEAR_SHARE * 20), 18.0)) is None
+    assert unclear_indices(sightings(20, 4, SMALL_INDEX_PX)) is None
+    assert unclear_indices(sightings(4, 0, 18.0)) is None
+    told = refusal("Kings", 14, 0.64, unclear=(1, 19, 21.4))
+    assert told.startswith(refusal("Kings", 14, 0.64))
+    assert "Only 1 of the 19 card indices found could be read clearly" in told and "about 21 pixels tall" in told
+    assert "move the camera closer" in told
+
+
+def test_a_reading_from_small_unsure_indices_starts_with_a_doubt_saying_so():
+    truth = get_game("kings").new(4)
+    sights, _ = photo(truth, 4)
+    plain = read_sightings(sights, "kings", image_size=SIZE)
+    assert plain.state is not None and not any(d.kind == "unclear" for d in plain.doubts)
+    # the same places, each index box squeezed to 18 px about its middle, and most of them named unsurely
+    small = [FakeSighting(s.label, (s.box[0], (s.box[1] + s.box[3]) / 2 - 9, s.box[2], (s.box[1] + s.box[3]) / 2 + 9),
+                          s.conf if k % 3 == 0 else 0.3) for k, s in enumerate(sights)]
+    r = read_sightings(small, "kings", image_size=SIZE)
+    assert r.state is not None, r.message
+    assert r.doubts[0].kind == "unclear" and r.doubts[0].area is None
+    assert "about 18 pixels tall" in r.doubts[0].message and "check them all" in r.doubts[0].message
+
+
 # Pendulum deals 20 and 54: in the pose of the true alignment its translation had only the fourth to
 # sixth most votes, behind translations a packet step or a row off, so with three kept a pose it was
 # never scored and the whole layout was read out of place (DEEPER).
