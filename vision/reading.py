@@ -4332,8 +4332,8 @@ EMPTY_SEEN = 1
 # ... and where the table is not short of cards, a place read empty is still looked at, and gets a doubt if the
 # second look names a card there at least this sure (0: not looked at). Cached held-out renders through the
 # detector (session 57), only Pendulum places asked so: tidy 20 photos a game, 2 doubts, both on empty
-# places (a neighbour's index in the box); hand-laid U = 1 and U = 1.5, 12 each, 12 doubts, 10 on places
-# that hold cards (13 cards no doubt had pointed at). The four false ones all named a card the layout
+# places (a neighbour's index in the box); hand-laid U = 1 and U = 1.5, 12 each, 13 doubts, 10 on places
+# that hold cards (13 cards no doubt had pointed at). The five false ones all named a card the layout
 # already held elsewhere, as did 6 of the 10 right ones: the doubt says so.
 EMPTY_DOUBT = 0.5
 
@@ -4350,6 +4350,9 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
       that, the fans that fit one more best get an unreadable place there (``UNREAD_MORE``).
     * Places supposed face down under a fan's first face-up card (also in ``Reading.gaps``): the
       nearest is turned up, then the next, while the classifier names a card there (``LOOK_UNDER``).
+    * ``Reading.empty``: places read empty, in a game that keeps every card on the table. While the
+      table is short of cards, one takes the card named there (``EMPTY_LOOK``); otherwise a card named
+      there gives a doubt only (``EMPTY_SEEN``, ``EMPTY_DOUBT``).
 
     Either way the name must not be that of the card before or after it in the fan (the box then
     mostly shows that card's index), and the rules must find no more fault with the layout than
@@ -4371,7 +4374,7 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
     # places supposed face down under a fan's first face-up card, the nearest to it first
     downs = sorted((k for k in reading.gaps if LOOK_UNDER and 0 <= k[2] and k[2] + 1 < len(state.areas[k[0]][k[1]])
                     and not state.areas[k[0]][k[1]][k[2]].face_up), key=lambda k: (k[0], k[1], -k[2]))
-    # places read empty, while the count says cards are missing from the table
+    # places read empty: while the count says cards are missing from the table, to be filled; otherwise for a doubt
     empties = [k for k in reading.empty if not state.areas[k[0]][k[1]]] if short > 0 or EMPTY_DOUBT else []
     if not gaps and not more and not downs and not empties:
         if _fill_from_deck(game, state, reading, {}) and previous is not None:
