@@ -1729,6 +1729,10 @@ def _growing(a: Area) -> bool:
 # nearest free place (0, as before session 51). Held-out Kings renders through the detector, wrong cards:
 # tidy (seeds 1000-1019) 14 -> 14; hand-laid U = 1 (1000-1011) 16 -> 9, U = 1.5 57 -> 44.
 GROWING_FIT = 1
+# Whether a place of such an area read unreadable, between cards seen, is looked at again (1) like a fan's
+# (``look_again``). Held-out Kings renders through the detector, wrong cards: tidy (seeds 1000-1019) 13 -> 12;
+# hand-laid U = 1 and U = 1.5 (1000-1011) 13 and 46, unchanged.
+GROWING_LOOK = 1
 
 
 def assign_growing(stray: list[SeenCard], layout: Layout, piles: dict[tuple[str, int], list[SeenCard]]) -> list[SeenCard]:
@@ -1849,6 +1853,10 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
                 areas[a.name][i] = [Slot(None, True)]
                 doubts.append(Doubt(f"{a.name.replace('-', ' ')}, place {i + 1}: index unreadable (no card index seen there)",
                                     a.name, i, 0, "unreadable"))
+                if gaps is not None and GROWING_LOOK:
+                    # (a second look where its index would lie, sized as the index of the next card seen)
+                    nxt = min((j for (name, j) in piles if name == a.name and j > i and piles[(name, j)]))
+                    gaps[(a.name, i, 0)] = (0.0, piles[(a.name, nxt)][0].boxes[0])
                 continue
             if not a.on_table or a.kind == "facedown" or a.face == "down":
                 # Out of view by nature: remembered, or as many unknown cards as the deal puts there.

@@ -924,6 +924,38 @@ def test_a_refusal_says_whether_the_cards_or_the_view_do_not_fit():
     assert "no camera gives" in refusal("Pendulum", 28, 0.9, 0.7, loose=(0.31, 0.86, 28))
 
 
+@pytest.mark.parametrize("sees", ["the card", "nothing"])
+def test_a_second_look_names_a_card_missing_from_the_kings_fan(monkeypatch, sees):
+    import vision.detector
+    import vision.reading
+    from vision.reading import look_again
+    truth = _kings_with_a_fan(1, least=5)
+    sights, H = photo(truth, 1)
+    layout = get_game("kings").layout(truth.options)
+    third = truth.areas["fan"][2][0].card.label
+    x, y = layout["fan"].position(2, 0)
+    Hinv = np.linalg.inv(H)
+
+    def on_that_card(s) -> bool:
+        t = Hinv @ np.array([(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, 1.0])
+        return s.label == third and abs(t[0] / t[2] - x - 0.5) < 0.6 and abs(t[1] / t[2] - y - 0.7) < 1.0
+    r = read_sightings([s for s in sights if not on_that_card(s)], "kings", image_size=SIZE)
+    assert r.state is not None and r.state.areas["fan"][2][0].card is None
+    # the box asked about is where the missing card's index lies in the photo (as the reader's own alignment puts it)
+    box = r.gaps[("fan", 2, 0)]
+    want = H @ np.array([x + vision.reading.INDEX_CENTRE[0], y + vision.reading.INDEX_CENTRE[1], 1.0])
+    near = 0.25 * (box[3] - box[1])
+    assert abs((box[0] + box[2]) / 2 - want[0] / want[2]) < near and abs((box[1] + box[3]) / 2 - want[1] / want[2]) < near
+    name = (third, 0.8) if sees == "the card" else ("bg", 0.9)
+    monkeypatch.setattr(vision.detector, "name_boxes", lambda img, boxes: [
+        [name] if tuple(b) == tuple(box) else [("bg", 0.9)] for b in boxes])
+    look_again(np.zeros((8, 8, 3), np.uint8), r)
+    got = r.state.areas["fan"][2][0].card
+    assert (got.label if got else None) == (third if sees == "the card" else None)
+    assert [p[0].card.label for i, p in enumerate(r.state.areas["fan"]) if i != 2] == \
+        [p[0].card.label for i, p in enumerate(truth.areas["fan"]) if i != 2]
+
+
 def test_a_photo_of_small_unsure_indices_is_told_to_come_closer():
     from vision.reading import SMALL_INDEX_PX, UNCLEAR_SHARE, refusal, unclear_indices
 
