@@ -883,11 +883,12 @@ def test_the_kings_fan_is_read_card_by_card(seed):
     assert not [d for d in r.doubts if d.kind == "stray"]
 
 
-def test_a_card_missing_from_the_kings_fan_is_a_doubt_in_its_place():
+def _kings_fan_without_its_third_card():
+    """A Kings layout with a fan of five or more, read from a photo with every sighting of the fan's third card
+    dropped: (truth, reading, table to photo, where the third card lies on the table)."""
     truth = _kings_with_a_fan(1, least=5)
     sights, H = photo(truth, 1)
     layout = get_game("kings").layout(truth.options)
-    # drop every sighting of the third card of the fan
     third = truth.areas["fan"][2][0].card.label
     x, y = layout["fan"].position(2, 0)
     Hinv = np.linalg.inv(H)
@@ -895,9 +896,13 @@ def test_a_card_missing_from_the_kings_fan_is_a_doubt_in_its_place():
     def on_that_card(s) -> bool:
         t = Hinv @ np.array([(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, 1.0])
         return s.label == third and abs(t[0] / t[2] - x - 0.5) < 0.6 and abs(t[1] / t[2] - y - 0.7) < 1.0
-    sights = [s for s in sights if not on_that_card(s)]
-    r = read_sightings(sights, "kings", image_size=SIZE)
+    r = read_sightings([s for s in sights if not on_that_card(s)], "kings", image_size=SIZE)
     assert r.state is not None, r.message
+    return truth, r, H, (x, y)
+
+
+def test_a_card_missing_from_the_kings_fan_is_a_doubt_in_its_place():
+    truth, r, _, _ = _kings_fan_without_its_third_card()
     read = [p[0].card.label if p[0].card else None for p in r.state.areas["fan"]]
     want = [p[0].card.label for p in truth.areas["fan"]]
     want[2] = None
@@ -929,18 +934,9 @@ def test_a_second_look_names_a_card_missing_from_the_kings_fan(monkeypatch, sees
     import vision.detector
     import vision.reading
     from vision.reading import look_again
-    truth = _kings_with_a_fan(1, least=5)
-    sights, H = photo(truth, 1)
-    layout = get_game("kings").layout(truth.options)
+    truth, r, H, (x, y) = _kings_fan_without_its_third_card()
     third = truth.areas["fan"][2][0].card.label
-    x, y = layout["fan"].position(2, 0)
-    Hinv = np.linalg.inv(H)
-
-    def on_that_card(s) -> bool:
-        t = Hinv @ np.array([(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, 1.0])
-        return s.label == third and abs(t[0] / t[2] - x - 0.5) < 0.6 and abs(t[1] / t[2] - y - 0.7) < 1.0
-    r = read_sightings([s for s in sights if not on_that_card(s)], "kings", image_size=SIZE)
-    assert r.state is not None and r.state.areas["fan"][2][0].card is None
+    assert r.state.areas["fan"][2][0].card is None
     # the box asked about is where the missing card's index lies in the photo (as the reader's own alignment puts it)
     box = r.gaps[("fan", 2, 0)]
     want = H @ np.array([x + vision.reading.INDEX_CENTRE[0], y + vision.reading.INDEX_CENTRE[1], 1.0])
