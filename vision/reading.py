@@ -1848,15 +1848,16 @@ def compose(game: Game, options: dict, piles: dict[tuple[str, int], list[SeenCar
         for i in range(n):
             prev_pile = template.areas[a.name][i] if i < len(template.areas.get(a.name, [])) else []
             seen = piles.get((a.name, i), [])
-            if _growing(a) and not seen and any(name == a.name and j > i for (name, j) in piles):
+            later = [j for (name, j) in piles if name == a.name and j > i and piles[(name, j)]] \
+                if _growing(a) and not seen else []
+            if later:
                 # a place between cards seen on the line: a card lies there whose index was not read
                 areas[a.name][i] = [Slot(None, True)]
                 doubts.append(Doubt(f"{a.name.replace('-', ' ')}, place {i + 1}: index unreadable (no card index seen there)",
                                     a.name, i, 0, "unreadable"))
                 if gaps is not None and GROWING_LOOK:
                     # (a second look where its index would lie, sized as the index of the next card seen)
-                    nxt = min((j for (name, j) in piles if name == a.name and j > i and piles[(name, j)]))
-                    gaps[(a.name, i, 0)] = (0.0, piles[(a.name, nxt)][0].boxes[0])
+                    gaps[(a.name, i, 0)] = (0.0, piles[(a.name, min(later))][0].boxes[0])
                 continue
             if not a.on_table or a.kind == "facedown" or a.face == "down":
                 # Out of view by nature: remembered, or as many unknown cards as the deal puts there.
@@ -2925,10 +2926,8 @@ def read_sightings(sightings: Sequence[Any], game_id: str, previous: State | Non
                                        "the one kept may be shifted: check where the cards lie", kind="ambiguous"))
     unclear = unclear_indices(sightings)
     if unclear is not None:
-        sure, seen, height = unclear
         reading.doubts.insert(0, Doubt(
-            f"only {sure} of the {seen} card indices found could be read clearly, and they are small in this photo "
-            f"(about {height:.0f} pixels tall), so any card may be misread: check them all, or move the camera closer "
+            f"{_unclear_words(unclear)}, so any card may be misread: check them all, or move the camera closer "
             "(or use a higher resolution), hold it still and photograph the layout again", kind="unclear"))
     if read_loosely:
         reading.doubts.insert(0, Doubt(f"the cards lie loosely on the {game.name} layout's places (at best about "
@@ -3129,9 +3128,14 @@ def refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, ove
     why = _refusal(game_name, n, best_fit, misfit, overfull=overfull, outside=outside, loose=loose)
     if unclear is None:
         return why
+    said = _unclear_words(unclear)
+    return f"{why} {said[0].upper()}{said[1:]}: move the camera closer, or use a higher resolution, and hold it still."
+
+
+def _unclear_words(unclear: tuple[int, int, float]) -> str:
     sure, seen, height = unclear
-    return (f"{why} Only {sure} of the {seen} card indices found could be read clearly, and they are small in this photo "
-            f"(about {height:.0f} pixels tall): move the camera closer, or use a higher resolution, and hold it still.")
+    return (f"only {sure} of the {seen} card indices found could be read clearly, and they are small in this photo "
+            f"(about {height:.0f} pixels tall)")
 
 
 def _refusal(game_name: str, n: int, best_fit: float, misfit: float = 0.0, *, overfull: tuple[int, int] | None = None,
@@ -4451,12 +4455,9 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
                 # the table is not short, but the count is no proof: a layout read with a copy too many (a card
                 # read twice) may leave a packet out, and the player should look
                 label, p = likely[0]
-                card = Card.parse(label)
-                held = sum(1 for piles in state.areas.values() for pile in piles for x in pile
-                           if x.card is not None and x.card.label == label)
-                elsewhere = ", which the layout holds elsewhere too" if held >= game.packs else ""
+                elsewhere = "" if _not_shown(game, state)[label] else ", which the layout holds elsewhere too"
                 reading.doubts.append(Doubt(
-                    f"{a.replace('-', ' ')} {i + 1}: read empty, but a second look there reads {card.pretty} ({p:.0%} "
+                    f"{a.replace('-', ' ')} {i + 1}: read empty, but a second look there reads {Card.parse(label).pretty} ({p:.0%} "
                     f"sure){elsewhere}: check whether cards lie there", a, i, None, "count"))
             continue
         pile = state.areas[a][i]
@@ -4509,6 +4510,12 @@ def look_again(img: np.ndarray, reading: Reading, previous: State | None = None)
 DECK_FILL = 0.05
 
 
+def _not_shown(game: Game, state: State) -> Counter:
+    """label -> copies of it the game's packs hold beyond those the state places."""
+    return Counter(c.label for c in game.deck()) - Counter(x.card.label for ps in state.areas.values() for p in ps
+                                                           for x in p if x.card is not None)
+
+
 def _fill_from_deck(game: Game, state: State, reading: Reading, likely_at: dict) -> bool:
     """Name the unreadable places from the cards the layout has not shown, in a game whose every card
     lies on the table and where there are exactly as many such cards as such places.
@@ -4522,8 +4529,7 @@ def _fill_from_deck(game: Game, state: State, reading: Reading, likely_at: dict)
     unseen = {(d.area, d.pile) for d in reading.doubts if d.kind == "out-of-view"}
     places = [(a, i, j) for a, ps in state.areas.items() for i, p in enumerate(ps) for j, x in enumerate(p)
               if x.face_up and x.card is None and (a, i) not in unseen]
-    left = Counter(c.label for c in game.deck()) - Counter(x.card.label for ps in state.areas.values() for p in ps
-                                                            for x in p if x.card is not None)
+    left = _not_shown(game, state)
     if not places or sum(left.values()) != len(places):
         return False
     faults = len(game.validate(state))
