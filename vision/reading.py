@@ -4791,6 +4791,10 @@ def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak:
         other = read_turned(2)
         if other[0].state is not None and other[0].score >= HALF_TURN_KEEP:
             best = other
+    elif HALF_TURN_DOUBT and not turned and best[0].turned == 0 and _may_be_upside_down(best[0]):
+        other = read_turned(2)
+        if other[0].state is not None:
+            best = _better_turn(best, other, slant_first=_half_turn_alike(get_game(game_id).layout(best[0].state.options)))
     reading, seen, size = best
     if seen is not None:
         look_again(seen, reading, previous)
@@ -4839,6 +4843,47 @@ HALF_TURN_LOOK = 1
 HALF_TURN_KEEP = 0.5
 
 
+# A photo read as it is, is read upside down as well (1: yes) where it may be: its reading scores under
+# HALF_TURN_BELOW, or its layout looks smaller at the photo's bottom edge than at its top (by PERSPECTIVE_MARGIN), or
+# the game's layout looks the same turned round (``_half_turn_alike``: Interregnum's three rows of whole cards). Of
+# the two readings, ``_better_turn`` keeps one; for a layout that looks the same turned round the slant decides
+# first (the two scores tie but for noise), and where it cannot, the reading of the photo as given is kept with an
+# "ambiguous" doubt. Before this, a photo taken from across the table was read upside down only when refused as it
+# was, and one of Interregnum was always read the wrong way round, all 24 cards wrong and nothing said.
+# (see docs/benchmarks.md, "Session 58")
+HALF_TURN_DOUBT = 1
+HALF_TURN_BELOW = 0.3
+
+
+def _may_be_upside_down(reading: Reading) -> bool:
+    """Whether a reading of a photo as given may be of the photo upside down (see HALF_TURN_DOUBT)."""
+    if reading.state is None:
+        return False
+    if reading.score is not None and reading.score < HALF_TURN_BELOW:
+        return True
+    if _near_over_far(reading) < -PERSPECTIVE_MARGIN:
+        return True
+    return _half_turn_alike(get_game(reading.state.game).layout(reading.state.options))
+
+
+@functools.lru_cache(maxsize=64)
+def _half_turn_alike(layout: Layout, tol: float = 0.3) -> bool:
+    """Whether the layout's places of face-up cards, turned half round about their middle, fall on its places
+    again (within ``tol`` card widths): no fans (turned round, a fan runs the other way) and no area that grows."""
+    centres = []
+    for a in layout.areas:
+        if not _visible_area(a):
+            continue
+        if any(a.fan):
+            return False
+        centres += [np.array(a.position(i, 0)) + (0.5, CARD_ASPECT / 2) for i in range(a.count)]
+    if len(centres) < 2 or any(_growing(a) for a in layout.areas):
+        return False
+    pts = np.array(centres, float)
+    turned = pts.min(0) + pts.max(0) - pts
+    return bool(np.linalg.norm(turned[:, None] - pts[None], axis=2).min(1).max() <= tol)
+
+
 def _near_over_far(reading: Reading) -> float:
     """How much larger the layout looks at its near edge than at its far one, under the reading's alignment (log
     of the ratio of the photo lengths of a card width there; 0 straight from above)."""
@@ -4852,11 +4897,16 @@ def _near_over_far(reading: Reading) -> float:
     return float(np.log(max(width_at(pts[:, 1].max()), 1e-9) / max(width_at(pts[:, 1].min()), 1e-9)))
 
 
-def _better_turn(a: tuple, b: tuple) -> tuple:
-    """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE)."""
-    kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
-    if kept[0].score - other[0].score >= TURN_TIE:
-        return kept
+def _better_turn(a: tuple, b: tuple, slant_first: bool = False) -> tuple:
+    """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE).
+    ``slant_first``: the layout looks the same either way round, so the slant decides, and failing it ``a``
+    is kept (with the doubt when the states differ), whatever the scores."""
+    if slant_first:
+        kept, other = a, b
+    else:
+        kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
+        if kept[0].score - other[0].score >= TURN_TIE:
+            return kept
     near_kept, near_other = _near_over_far(kept[0]), _near_over_far(other[0])
     if abs(near_kept - near_other) >= PERSPECTIVE_MARGIN:
         return kept if near_kept > near_other else other

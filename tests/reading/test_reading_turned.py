@@ -137,3 +137,63 @@ def test_of_two_readings_a_half_turn_apart_the_better_scored_is_kept_and_a_tie_i
     assert reading._near_over_far(b) > reading._near_over_far(a) + reading.PERSPECTIVE_MARGIN
     kept = reading._better_turn((a, None, SIZE), (b, None, SIZE))
     assert kept[0] is b and not any(d.kind == "ambiguous" for d in a.doubts + b.doubts)
+
+
+def test_which_layouts_look_the_same_turned_half_round():
+    from advisor.engine import Area, Layout
+    alike = {gid for gid in ("interregnum", "senior-wrangler", "kings", "seven-and-six", "pendulum", "aunty-allis",
+                             "captain-spaulding", "uncle-remus", "poker-patience")
+             if reading._half_turn_alike(get_game(gid).layout({}))}
+    assert alike == {"interregnum"}         # three rows of eight whole cards; the stock, face down, shows no index
+    row = Area("row", "row", 3, origin=(0.0, 0.0), step=(1.2, 0.0))
+    assert reading._half_turn_alike(Layout((row,)))
+    # one card more at one end of the row below: turned round, it lies at the other end, where there is none
+    assert not reading._half_turn_alike(Layout((row, Area("spare", "row", 1, origin=(0.0, 2.0)))))
+    # fanned towards the player, a column turned round fans away: not alike
+    assert not reading._half_turn_alike(Layout((Area("column", "column", 3, fan=(0.0, 0.3)),)))
+
+
+def _interregnum_photos(tilt: float):
+    truth = get_game("interregnum").new(3)
+    sights, _ = photo(truth, 3, tilt=tilt)
+    w, h = SIZE
+    return truth, sights, turn_sightings(sights, 2, w, h)
+
+
+def test_an_interregnum_photo_seen_straight_from_above_is_read_with_a_doubt_either_way_round():
+    # Its rows of whole cards fit the photo as well either way round, and with no slant nothing tells which edge
+    # is the player's: the photo is read as given, and the reading says so. (Until session 58 the photo upside
+    # down was read with every card in the other row, and nothing said.)
+    truth, upright, upside_down = _interregnum_photos(tilt=0.0)
+    r = read_photo_sightings(None, upright, [], "interregnum", image_size=SIZE)
+    assert r.turned == 0 and visible_equal(truth, r.state) == []
+    assert [d.kind for d in r.doubts if d.kind == "ambiguous"] == ["ambiguous"]
+    r = read_photo_sightings(None, upside_down, [], "interregnum", image_size=SIZE)
+    assert r.turned == 0 and visible_equal(truth, r.state) != []           # the cards in the rows the other way round
+    assert any(d.kind == "ambiguous" and "bottom edge nearest you" in d.message for d in r.doubts)
+
+
+def test_an_interregnum_photo_taken_at_a_slant_is_read_the_right_way_round_whichever_way_up_it_is():
+    truth, upright, upside_down = _interregnum_photos(tilt=0.25)
+    r = read_photo_sightings(None, upright, [], "interregnum", image_size=SIZE)
+    assert r.turned == 0 and visible_equal(truth, r.state) == []
+    assert reading._near_over_far(r) >= reading.PERSPECTIVE_MARGIN            # (the fake camera's slant tells)
+    assert not any(d.kind == "ambiguous" for d in r.doubts)
+    r = read_photo_sightings(None, upside_down, [], "interregnum", image_size=SIZE)
+    assert r.turned == 2 and visible_equal(truth, r.state) == []
+    assert not any(d.kind == "ambiguous" for d in r.doubts)
+
+
+def test_a_reading_is_checked_upside_down_when_it_scores_low_or_its_near_edge_looks_small():
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1)
+    r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
+    assert r.score >= reading.HALF_TURN_BELOW and reading._near_over_far(r) > -reading.PERSPECTIVE_MARGIN
+    assert not reading._may_be_upside_down(r)
+    r.score = reading.HALF_TURN_BELOW - 0.01
+    assert reading._may_be_upside_down(r)
+    r.score = 0.9
+    near_small = np.eye(3)
+    near_small[2, 1] = 0.03                   # points further along y (nearer the player) look smaller
+    r.alignment = r.alignment @ near_small
+    assert reading._may_be_upside_down(r)
