@@ -4794,7 +4794,7 @@ def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak:
     elif HALF_TURN_DOUBT and not turned and best[0].turned == 0 and _may_be_upside_down(best[0]):
         other = read_turned(2)
         if other[0].state is not None:
-            best = _better_turn(best, other, slant_first=_half_turn_alike(get_game(game_id).layout(best[0].state.options)))
+            best = _better_turn(best, other, _half_turn_alike(get_game(game_id).layout(best[0].state.options)), given=True)
     reading, seen, size = best
     if seen is not None:
         look_again(seen, reading, previous)
@@ -4846,11 +4846,11 @@ HALF_TURN_KEEP = 0.5
 # A photo read as it is, is read upside down as well (1: yes) where it may be: its reading scores under
 # HALF_TURN_BELOW, or its layout looks smaller at the photo's bottom edge than at its top (by PERSPECTIVE_MARGIN), or
 # the game's layout looks the same turned round (``_half_turn_alike``: Interregnum's three rows of whole cards). Of
-# the two readings, ``_better_turn`` keeps one; for a layout that looks the same turned round the slant decides
-# first (the two scores tie but for noise), and where it cannot, the reading of the photo as given is kept with an
-# "ambiguous" doubt. Before this, a photo taken from across the table was read upside down only when refused as it
-# was, and one of Interregnum was always read the wrong way round, all 24 cards wrong and nothing said.
-# (see docs/benchmarks.md, "Session 58")
+# the two readings, ``_better_turn`` keeps one: the better scored by TURN_TIE (but for a layout alike turned round,
+# whose two scores tie but for noise), else the one whose stock lies on a pile (BACKS_TELL), else the one whose
+# near edge looks larger, else the photo as given, with an "ambiguous" doubt. Before this, a photo taken from
+# across the table was read upside down only when refused as it was, and one of Interregnum was always read the
+# wrong way round, all 24 cards wrong and nothing said (see docs/benchmarks.md, "Session 58").
 HALF_TURN_DOUBT = 1
 HALF_TURN_BELOW = 0.3
 
@@ -4897,16 +4897,18 @@ def _near_over_far(reading: Reading) -> float:
     return float(np.log(max(width_at(pts[:, 1].max()), 1e-9) / max(width_at(pts[:, 1].min()), 1e-9)))
 
 
-def _better_turn(a: tuple, b: tuple, slant_first: bool = False) -> tuple:
+def _better_turn(a: tuple, b: tuple, alike: bool = False, given: bool = False) -> tuple:
     """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE).
-    ``slant_first``: the layout looks the same either way round, so the slant decides, and failing it ``a``
-    is kept (with the doubt when the states differ), whatever the scores."""
-    if slant_first:
+    ``alike``: the layout looks the same either way round, so the scores say nothing. ``given``: ``a`` is the
+    photo as given, kept where nothing tells (with the doubt when the states differ)."""
+    kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
+    if not alike and kept[0].score - other[0].score >= TURN_TIE:
+        return kept
+    if given:
         kept, other = a, b
-    else:
-        kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
-        if kept[0].score - other[0].score >= TURN_TIE:
-            return kept
+    told = _backs_tell(kept, other) if BACKS_TELL else None
+    if told is not None:
+        return told
     near_kept, near_other = _near_over_far(kept[0]), _near_over_far(other[0])
     if abs(near_kept - near_other) >= PERSPECTIVE_MARGIN:
         return kept if near_kept > near_other else other
@@ -4917,6 +4919,58 @@ def _better_turn(a: tuple, b: tuple, slant_first: bool = False) -> tuple:
             "nearest you. If that is not your side, take the photo again from your seat, with the phone turned "
             "the way you look at the layout", kind="ambiguous"))
     return kept
+
+
+# Before the slant (a hand-laid layout's alignment can slant the wrong way), a face-down pile the reading holds
+# cards in (a stock) tells, if one of the two readings puts it on something that stands out from the table (the
+# photo's edges) by BACKS_TELL more (Lab distance, as ABOVE_DIFF) than the other reading's does: a pack of cards
+# lies there, not table. (0: not looked at.)
+BACKS_TELL = 12.0
+BORDER = 0.04     # the share of the photo's width and height along its edges taken for the table's colour
+
+
+def _backs_due(reading: Reading) -> list[tuple[float, float, float, float]]:
+    """The boxes (photo pixels) of the places where the reading holds face-down cards a photo cannot name but
+    should show as a pile: a stock, a face-down area."""
+    state, H = reading.state, reading.alignment
+    out = []
+    for a in get_game(state.game).layout(state.options).areas:
+        if _visible_area(a) or not a.on_table or a.count <= 0:
+            continue
+        for i, pile in enumerate(state.areas.get(a.name, [])[:a.count]):
+            if pile:
+                x, y = a.position(i, 0)
+                quad = _apply(H, np.array([[x, y], [x + 1, y], [x + 1, y + CARD_ASPECT], [x, y + CARD_ASPECT]]))
+                out.append((*quad.min(0), *quad.max(0)))
+    return out
+
+
+def _border_lab(img: np.ndarray) -> np.ndarray:
+    """Median Lab colour of the photo's edges: mostly table, in a photo of a layout."""
+    import cv2
+    h, w = img.shape[:2]
+    bh, bw = max(1, int(h * BORDER)), max(1, int(w * BORDER))
+    ring = np.concatenate([img[:bh].reshape(-1, 3), img[-bh:].reshape(-1, 3), img[:, :bw].reshape(-1, 3),
+                           img[:, -bw:].reshape(-1, 3)])
+    return np.median(cv2.cvtColor(np.ascontiguousarray(ring[None]), cv2.COLOR_BGR2LAB)[0].astype(np.float32), axis=0)
+
+
+def _backs_tell(a: tuple, b: tuple) -> tuple | None:
+    """Of two (reading, photo, size) of one photo a half turn apart, the one whose face-down piles lie where the
+    photo shows something other than table, by BACKS_TELL more than the other's; None if that does not tell."""
+    (ra, pa, _), (rb, _, size_b) = a, b
+    if pa is None:
+        return None
+    due_a, due_b = _backs_due(ra), [_turn_box(box, 2, *size_b) for box in _backs_due(rb)]   # both on ``pa``
+    if not due_a or not due_b:
+        return None
+    table = _border_lab(pa)
+    # (a pile the reading puts outside the photo shows nothing there: no more than table does)
+    away_a, away_b = (float(np.mean([0.0 if lab is None else np.linalg.norm(lab - table)
+                                     for lab in (_patch_lab(pa, box) for box in due)])) for due in (due_a, due_b))
+    if abs(away_a - away_b) < BACKS_TELL:
+        return None
+    return a if away_a > away_b else b
 
 
 def photo_turns(sightings: Sequence[Any]) -> list[tuple[int, ...]]:

@@ -12,7 +12,7 @@ import io
 import numpy as np
 import pytest
 
-from advisor.engine import get_game
+from advisor.engine import CARD_ASPECT, get_game
 from vision import reading
 from vision.reading import _turn_box, photo_turns, read_photo_sightings, read_sightings, turn_sightings
 from vision.types import Sighting
@@ -155,16 +155,16 @@ def test_which_layouts_look_the_same_turned_half_round():
 
 def _interregnum_photos(tilt: float):
     truth = get_game("interregnum").new(3)
-    sights, _ = photo(truth, 3, tilt=tilt)
+    sights, H = photo(truth, 3, tilt=tilt)
     w, h = SIZE
-    return truth, sights, turn_sightings(sights, 2, w, h)
+    return truth, sights, turn_sightings(sights, 2, w, h), H
 
 
 def test_an_interregnum_photo_seen_straight_from_above_is_read_with_a_doubt_either_way_round():
     # Its rows of whole cards fit the photo as well either way round, and with no slant nothing tells which edge
     # is the player's: the photo is read as given, and the reading says so. (Until session 58 the photo upside
     # down was read with every card in the other row, and nothing said.)
-    truth, upright, upside_down = _interregnum_photos(tilt=0.0)
+    truth, upright, upside_down, _ = _interregnum_photos(tilt=0.0)
     r = read_photo_sightings(None, upright, [], "interregnum", image_size=SIZE)
     assert r.turned == 0 and visible_equal(truth, r.state) == []
     assert [d.kind for d in r.doubts if d.kind == "ambiguous"] == ["ambiguous"]
@@ -174,7 +174,7 @@ def test_an_interregnum_photo_seen_straight_from_above_is_read_with_a_doubt_eith
 
 
 def test_an_interregnum_photo_taken_at_a_slant_is_read_the_right_way_round_whichever_way_up_it_is():
-    truth, upright, upside_down = _interregnum_photos(tilt=0.25)
+    truth, upright, upside_down, _ = _interregnum_photos(tilt=0.25)
     r = read_photo_sightings(None, upright, [], "interregnum", image_size=SIZE)
     assert r.turned == 0 and visible_equal(truth, r.state) == []
     assert reading._near_over_far(r) >= reading.PERSPECTIVE_MARGIN            # (the fake camera's slant tells)
@@ -197,3 +197,25 @@ def test_a_reading_is_checked_upside_down_when_it_scores_low_or_its_near_edge_lo
     near_small[2, 1] = 0.03                   # points further along y (nearer the player) look smaller
     r.alignment = r.alignment @ near_small
     assert reading._may_be_upside_down(r)
+
+
+def test_where_the_slant_does_not_tell_the_stock_seen_on_the_table_tells_which_way_round():
+    # Straight from above, Interregnum's rows read as well either way round; its stock, a pile of backs to the
+    # right of the lowest row, is where one reading puts it and not where the other does.
+    import cv2
+    truth, upright, upside_down, H = _interregnum_photos(tilt=0.0)
+    w, h = SIZE
+    img = np.full((h, w, 3), (60, 110, 160), np.uint8)                                # a wooden table
+    x, y = get_game("interregnum").layout({})["stock"].position(0, 0)
+    corners = np.array([[x, y, 1], [x + 1, y, 1], [x + 1, y + CARD_ASPECT, 1], [x, y + CARD_ASPECT, 1]], float) @ H.T
+    cv2.fillConvexPoly(img, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), (40, 40, 150))   # its back
+    r = read_photo_sightings(img, upright, [], "interregnum")
+    assert r.turned == 0 and visible_equal(truth, r.state) == []
+    assert not any(d.kind == "ambiguous" for d in r.doubts)
+    r = read_photo_sightings(np.ascontiguousarray(img[::-1, ::-1]), upside_down, [], "interregnum")
+    assert r.turned == 2 and visible_equal(truth, r.state) == []
+    assert not any(d.kind == "ambiguous" for d in r.doubts)
+    # the stock not shown (the table bare there): the photo is read as given, with the doubt, as before
+    bare = np.full((h, w, 3), (60, 110, 160), np.uint8)
+    r = read_photo_sightings(bare, upside_down, [], "interregnum")
+    assert r.turned == 0 and any(d.kind == "ambiguous" for d in r.doubts)
