@@ -4837,10 +4837,12 @@ TURN_TIE = 0.03
 # layouts refused as they are find one too. Seeds 1000-1003 of the nine games, upside down: 20 of 36 were refused,
 # and 19 of them are read the right way round now (scores 0.61-0.96; Pendulum 1000 scored 0.30). Of the 288
 # photos of other games' layouts of ``reading_bench.py refusal --layouts 4``, 7 more would be read (scores -0.87 to
-# 0.38, and Interregnum 1001 read as Senior Wrangler 0.71), and 1 is. (A photo read as it is, is not read again:
-# hand-laid layouts read upright scored as low, and slanted as wrongly, as some read upside down did.)
+# 0.38, and Interregnum 1001 read as Senior Wrangler 0.71), and 1 is. Session 58: 0.5 -> 0.3. Hand-laid layouts
+# score lower (U = 1.5 renders, 6 of each game, upside down: 31 of 54 refused at 0.5, 16 at 0.3, 11 at 0.2, against
+# 2 of them upright); of the 288 other games' photos 1 more is read at 0.3 (64), 3 more at 0.2. (A photo read as it is
+# is read again where it may be upside down: see HALF_TURN_DOUBT.)
 HALF_TURN_LOOK = 1
-HALF_TURN_KEEP = 0.5
+HALF_TURN_KEEP = 0.3
 
 
 # A photo read as it is, is read upside down as well (1: yes) where it may be: its reading scores under
