@@ -4846,7 +4846,7 @@ HALF_TURN_KEEP = 0.3
 
 
 # A photo read as it is, is read upside down as well (1: yes) where it may be: its reading scores under
-# HALF_TURN_BELOW, or its layout looks smaller at the photo's bottom edge than at its top (by PERSPECTIVE_MARGIN), or
+# HALF_TURN_BELOW, or its layout looks smaller at the photo's bottom edge than at its top (by UPSIDE_DOWN_SLANT), or
 # the game's layout looks the same turned round (``_half_turn_alike``: Interregnum's three rows of whole cards). Of
 # the two readings, ``_better_turn`` keeps one: the better scored by TURN_TIE (but for a layout alike turned round,
 # whose two scores tie but for noise), else the one whose stock lies on a pile (BACKS_TELL), else the one whose
@@ -4855,6 +4855,7 @@ HALF_TURN_KEEP = 0.3
 # wrong way round, all 24 cards wrong and nothing said (see docs/benchmarks.md, "Session 58").
 HALF_TURN_DOUBT = 1
 HALF_TURN_BELOW = 0.3
+UPSIDE_DOWN_SLANT = 0.01
 
 
 def _may_be_upside_down(reading: Reading) -> bool:
@@ -4863,7 +4864,7 @@ def _may_be_upside_down(reading: Reading) -> bool:
         return False
     if reading.score is not None and reading.score < HALF_TURN_BELOW:
         return True
-    if _near_over_far(reading) < -PERSPECTIVE_MARGIN:
+    if _near_over_far(reading) < -UPSIDE_DOWN_SLANT:
         return True
     return _half_turn_alike(get_game(reading.state.game).layout(reading.state.options))
 

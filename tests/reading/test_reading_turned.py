@@ -188,7 +188,7 @@ def test_a_reading_is_checked_upside_down_when_it_scores_low_or_its_near_edge_lo
     truth = get_game("senior-wrangler").new(1)
     sights, _ = photo(truth, 1)
     r = read_sightings(sights, "senior-wrangler", image_size=SIZE)
-    assert r.score >= reading.HALF_TURN_BELOW and reading._near_over_far(r) > -reading.PERSPECTIVE_MARGIN
+    assert r.score >= reading.HALF_TURN_BELOW and reading._near_over_far(r) > -reading.UPSIDE_DOWN_SLANT
     assert not reading._may_be_upside_down(r)
     r.score = reading.HALF_TURN_BELOW - 0.01
     assert reading._may_be_upside_down(r)
