@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -111,9 +113,19 @@ def read_kept(gid: str, image, sights, weak, reader=None):
     return r, time.perf_counter() - t0
 
 
-def _read_one(gid: str, truth_json: dict, image, sights, weak):
+def turned_photo(image, sights, weak, k: int):
+    """A kept photo and its detections as if the photo had been taken turned ``k`` quarter turns counter-clockwise
+    (the detections turned with it, not made again: the detector looks at each photo turned half round as well)."""
+    from vision.reading import turn_sightings
+    if k % 4 == 0:
+        return image, sights, weak
+    h, w = image.shape[:2]
+    return (np.ascontiguousarray(np.rot90(image, k)), turn_sightings(sights, k, w, h), turn_sightings(weak, k, w, h))
+
+
+def _read_one(gid: str, truth_json: dict, image, sights, weak, turn: int = 0):
     truth = State.from_json(truth_json, check=False)
-    r, dt = read_kept(gid, image, sights, weak)
+    r, dt = read_kept(gid, *turned_photo(image, sights, weak, turn))
     return RB.compare(truth, r.state, r.doubts, set()), dt, r.message
 
 
@@ -147,7 +159,7 @@ def read(args) -> dict:
         t_start = time.perf_counter()
         for i, path in enumerate(files):
             kept = _load(path)
-            row, dt, message = _read_one(gid, kept["truth"], kept["image"], kept["sights"], kept["weak"])
+            row, dt, message = _read_one(gid, kept["truth"], kept["image"], kept["sights"], kept["weak"], args.turn)
             tally.add(row, dt, f"{gid} seed {path.stem} deck {kept['deck']}", message, kept["detect_s"])
             _progress(gid, i + 1, len(files), t_start)
         results[gid] = tally.summary()
@@ -179,6 +191,9 @@ def main(argv=None) -> int:
                    "of rendering it: another detector on the same photos")
     sub.choices["read"].add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                                      help="another value for a numeric constant of vision.reading")
+    sub.choices["read"].add_argument("--turn", type=int, default=0, choices=(0, 1, 2, 3),
+                                     help="read each photo turned this many quarter turns counter-clockwise (2: as "
+                                     "if taken from across the table), its detections turned with it")
     args = ap.parse_args(argv)
     t0 = time.time()
     results = build(args) if args.mode == "build" else read(args)

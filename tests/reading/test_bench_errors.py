@@ -105,3 +105,20 @@ def test_build_with_photos_detects_the_kept_photos_again_without_rendering(monke
         rc.main(["build", "--games", "poker-patience", "--layouts", "1", "--seed", "1001", "--dir", str(second),
                  "--photos", str(first)])
     assert pickle.loads((first / "poker-patience" / "1000.pkl").read_bytes())["deck"] == deck.name
+
+
+def test_read_turn_gives_the_kept_photo_and_its_detections_turned_alike():
+    # (``read --turn 2``: the kept photos as if taken from across the table)
+    import numpy as np
+
+    import reading_cache as rc
+    from vision.types import Sighting
+    img = np.zeros((60, 100, 3), np.uint8)
+    img[10:25, 30:38] = 255                                      # the box (30, 10, 38, 25) is the only ink
+    sights, weak = [Sighting("7h", (30.0, 10.0, 38.0, 25.0), 0.9)], [Sighting("8h", (0.0, 0.0, 4.0, 6.0), 0.05)]
+    assert rc.turned_photo(img, sights, weak, 0) == (img, sights, weak)
+    for k in (1, 2, 3):
+        turned, s, w = rc.turned_photo(img, sights, weak, k)
+        ys, xs = np.nonzero(turned[..., 0])
+        assert s[0].box == (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1) and s[0].label == "7h"
+        assert len(w) == 1 and w[0].label == "8h"
