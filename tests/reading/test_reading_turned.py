@@ -219,3 +219,17 @@ def test_where_the_slant_does_not_tell_the_stock_seen_on_the_table_tells_which_w
     bare = np.full((h, w, 3), (60, 110, 160), np.uint8)
     r = read_photo_sightings(bare, upside_down, [], "interregnum")
     assert r.turned == 0 and any(d.kind == "ambiguous" for d in r.doubts)
+
+
+def test_a_photo_refused_as_it_is_keeps_a_weak_upside_down_reading_only_if_its_near_edge_looks_larger(monkeypatch):
+    truth = get_game("senior-wrangler").new(1)
+    sights, _ = photo(truth, 1, tilt=0.25)
+    w, h = SIZE
+    upside_down = turn_sightings(sights, 2, w, h)
+    r = read_photo_sightings(None, upside_down, [], "senior-wrangler", image_size=SIZE)
+    assert r.turned == 2 and reading._near_over_far(r) >= reading.PERSPECTIVE_MARGIN
+    # as if it had scored under HALF_TURN_KEEP: kept for its slant, and refused without that second chance
+    monkeypatch.setattr(reading, "HALF_TURN_KEEP", r.score + 0.01)
+    assert read_photo_sightings(None, upside_down, [], "senior-wrangler", image_size=SIZE).turned == 2
+    monkeypatch.setattr(reading, "HALF_TURN_SLANTED", r.score + 0.01)
+    assert read_photo_sightings(None, upside_down, [], "senior-wrangler", image_size=SIZE).state is None
