@@ -4764,7 +4764,8 @@ def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak:
                          previous: State | None = None, options: dict | None = None,
                          image_size: tuple[int, int] | None = None, turned: int = 0) -> Reading:
     """``read_sightings`` of a photo's sightings, then ``look_again`` at the photo; a photo that shows the layout on
-    its side (``photo_turns``) is read turned, and the reading's boxes are given back in the photo as it was given.
+    its side (``photo_turns``) is read turned, one refused as it is or that may be upside down (``HALF_TURN_LOOK``,
+    ``HALF_TURN_DOUBT``) is read upside down too, and the reading's boxes are given back in the photo as it was given.
     ``turned``: quarter turns ``img`` already is from that, having been found on its side (``upright_sightings``):
     it is read as it is and upside down. Without the photo (``img`` None: sightings alone, of a photo
     ``image_size`` (w, h)) there is no second look."""
@@ -4795,7 +4796,7 @@ def read_photo_sightings(img: np.ndarray | None, sightings: Sequence[Any], weak:
     elif HALF_TURN_DOUBT and not turned and best[0].turned == 0 and _may_be_upside_down(best[0]):
         other = read_turned(2)
         if other[0].state is not None:
-            best = _better_turn(best, other, _half_turn_alike(get_game(game_id).layout(best[0].state.options)), given=True)
+            best = _better_turn(best, other, given=True)
     reading, seen, size = best
     if seen is not None:
         look_again(seen, reading, previous)
@@ -4905,10 +4906,11 @@ def _near_over_far(reading: Reading) -> float:
     return float(np.log(max(width_at(pts[:, 1].max()), 1e-9) / max(width_at(pts[:, 1].min()), 1e-9)))
 
 
-def _better_turn(a: tuple, b: tuple, alike: bool = False, given: bool = False) -> tuple:
-    """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE).
-    ``alike``: the layout looks the same either way round, so the scores say nothing. ``given``: ``a`` is the
-    photo as given, kept where nothing tells (with the doubt when the states differ)."""
+def _better_turn(a: tuple, b: tuple, given: bool = False) -> tuple:
+    """Of two (reading, photo, size) of one photo turned a half turn apart, the one to keep (see TURN_TIE and
+    HALF_TURN_DOUBT; where the layout looks the same either way round, the scores say nothing). ``given``: ``a``
+    is the photo as given, kept where nothing tells (with the doubt when the states differ)."""
+    alike = _half_turn_alike(get_game(a[0].state.game).layout(a[0].state.options))
     kept, other = (a, b) if a[0].score >= b[0].score else (b, a)
     if not alike and kept[0].score - other[0].score >= TURN_TIE:
         return kept
