@@ -199,16 +199,23 @@ def test_a_reading_is_checked_upside_down_when_it_scores_low_or_its_near_edge_lo
     assert reading._may_be_upside_down(r)
 
 
+def _interregnum_table_with_its_stock(H: np.ndarray) -> np.ndarray:
+    """A bare wooden table, and the stock's back where the fake camera ``H`` puts it."""
+    import cv2
+    w, h = SIZE
+    img = np.full((h, w, 3), (60, 110, 160), np.uint8)
+    x, y = get_game("interregnum").layout({})["stock"].position(0, 0)
+    corners = np.array([[x, y, 1], [x + 1, y, 1], [x + 1, y + CARD_ASPECT, 1], [x, y + CARD_ASPECT, 1]], float) @ H.T
+    cv2.fillConvexPoly(img, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), (40, 40, 150))
+    return img
+
+
 def test_where_the_slant_does_not_tell_the_stock_seen_on_the_table_tells_which_way_round():
     # Straight from above, Interregnum's rows read as well either way round; its stock, a pile of backs to the
     # right of the lowest row, is where one reading puts it and not where the other does.
-    import cv2
     truth, upright, upside_down, H = _interregnum_photos(tilt=0.0)
     w, h = SIZE
-    img = np.full((h, w, 3), (60, 110, 160), np.uint8)                                # a wooden table
-    x, y = get_game("interregnum").layout({})["stock"].position(0, 0)
-    corners = np.array([[x, y, 1], [x + 1, y, 1], [x + 1, y + CARD_ASPECT, 1], [x, y + CARD_ASPECT, 1]], float) @ H.T
-    cv2.fillConvexPoly(img, np.round(corners[:, :2] / corners[:, 2:]).astype(np.int32), (40, 40, 150))   # its back
+    img = _interregnum_table_with_its_stock(H)
     r = read_photo_sightings(img, upright, [], "interregnum")
     assert r.turned == 0 and visible_equal(truth, r.state) == []
     assert not any(d.kind == "ambiguous" for d in r.doubts)
@@ -233,3 +240,31 @@ def test_a_photo_refused_as_it_is_keeps_a_weak_upside_down_reading_only_if_its_n
     assert read_photo_sightings(None, upside_down, [], "senior-wrangler", image_size=SIZE).turned == 2
     monkeypatch.setattr(reading, "HALF_TURN_SLANTED", r.score + 0.01)
     assert read_photo_sightings(None, upside_down, [], "senior-wrangler", image_size=SIZE).state is None
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_an_interregnum_photo_on_its_side_is_read_the_right_way_round_by_its_stock(k):
+    # Read a quarter turn each way, its two readings score alike but for noise: the stock tells, not the scores.
+    truth, upright, _, H = _interregnum_photos(tilt=0.0)
+    w, h = SIZE
+    img = np.ascontiguousarray(np.rot90(_interregnum_table_with_its_stock(H), k))
+    r = read_photo_sightings(img, turn_sightings(upright, k, w, h), [], "interregnum")
+    assert r.turned == 4 - k and visible_equal(truth, r.state) == []
+    assert not any(d.kind == "ambiguous" for d in r.doubts)
+
+
+def test_for_a_layout_alike_turned_round_the_scores_do_not_choose_the_way_round(monkeypatch):
+    from dataclasses import replace as copy_with
+    from advisor.engine import State
+    truth, upright, _, _ = _interregnum_photos(tilt=0.25)
+    a = read_sightings(upright, "interregnum", image_size=SIZE)
+    other = State.from_json(a.state.to_json())
+    other.areas["top"], other.areas["bottom"] = other.areas["bottom"], other.areas["top"]
+    near_small = np.eye(3)
+    near_small[2, 1] = 0.03                   # b's near edge looks smaller: the slant says a
+    b = copy_with(a, state=other, doubts=[], turned=2, alignment=a.alignment @ near_small, score=a.score + 2 * reading.TURN_TIE)
+    assert reading._near_over_far(a) > reading._near_over_far(b) + reading.PERSPECTIVE_MARGIN
+    assert reading._better_turn((a, None, SIZE), (b, None, SIZE))[0] is a
+    # the same two readings of a layout that is not alike turned round: the better score wins
+    monkeypatch.setattr(reading, "_half_turn_alike", lambda layout: False)
+    assert reading._better_turn((a, None, SIZE), (b, None, SIZE))[0] is b
