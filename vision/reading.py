@@ -4627,13 +4627,18 @@ BACKS_ACROSS = 1
 
 def _patch_lab(img: np.ndarray, box) -> np.ndarray | None:
     """Median Lab colour of the middle half of ``box`` (None when it is not wholly in the photo)."""
-    import cv2
     x0, y0, x1, y1 = box
     cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 4, (y1 - y0) / 4
     a, b, c, d = int(cx - hw), int(cy - hh), int(math.ceil(cx + hw)), int(math.ceil(cy + hh))
     if a < 0 or b < 0 or c > img.shape[1] or d > img.shape[0] or c - a < 2 or d - b < 2:
         return None
-    lab = cv2.cvtColor(np.ascontiguousarray(img[b:d, a:c]), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return _median_lab(img[b:d, a:c].reshape(-1, 3))
+
+
+def _median_lab(pixels: np.ndarray) -> np.ndarray:
+    """Median Lab colour of BGR pixels (N x 3)."""
+    import cv2
+    lab = cv2.cvtColor(np.ascontiguousarray(pixels[None]), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
     return np.median(lab, axis=0)
 
 
@@ -4957,12 +4962,10 @@ def _backs_due(reading: Reading) -> list[tuple[float, float, float, float]]:
 
 def _border_lab(img: np.ndarray) -> np.ndarray:
     """Median Lab colour of the photo's edges: mostly table, in a photo of a layout."""
-    import cv2
     h, w = img.shape[:2]
     bh, bw = max(1, int(h * BORDER)), max(1, int(w * BORDER))
-    ring = np.concatenate([img[:bh].reshape(-1, 3), img[-bh:].reshape(-1, 3), img[:, :bw].reshape(-1, 3),
-                           img[:, -bw:].reshape(-1, 3)])
-    return np.median(cv2.cvtColor(np.ascontiguousarray(ring[None]), cv2.COLOR_BGR2LAB)[0].astype(np.float32), axis=0)
+    return _median_lab(np.concatenate([img[:bh].reshape(-1, 3), img[-bh:].reshape(-1, 3), img[:, :bw].reshape(-1, 3),
+                                       img[:, -bw:].reshape(-1, 3)]))
 
 
 def _backs_tell(a: tuple, b: tuple) -> tuple | None:
